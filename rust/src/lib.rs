@@ -1,0 +1,19 @@
+//! tahqiq's native kernels, exposed to Python as `tahqiq._native`.
+//! This file only wires the modules; each kernel lives in its own file with its tests.
+
+use pyo3::prelude::*;
+
+pub mod fingerprint;
+pub mod fuzzy;
+pub mod normalize;
+pub mod scan;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    normalize::register(m)?;
+    scan::register(m)?;
+    fuzzy::register(m)?;
+    fingerprint::register(m)?;
+    Ok(())
+}
