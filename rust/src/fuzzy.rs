@@ -1,5 +1,661 @@
-use pyo3::prelude::*;
+//! Fuzzy search over a fixed vocabulary, scored exactly like `rapidfuzz.fuzz.ratio(query, entry) / 100`.
+//!
+//! The score is the normalized Indel similarity on code points: `1 - indel / (len q + len e)`, where
+//! `indel = len q + len e - 2 * lcs`. It is computed with the same floating-point steps as rapidfuzz
+//! (`(1 - d / L) * 100`, then `/ 100`) so that scores compare equal, not merely close.
+//!
+//! Why it is fast (rapidfuzz scans and scores every entry):
+//! - entries are grouped by length and stored contiguously as dense symbol ids;
+//! - a length group is skipped when even a perfect overlap could not reach the cut-off;
+//! - each entry carries a 64-bit mask of the symbol buckets it contains; the number of buckets an entry has
+//!   that the query lacks (and vice versa) bounds the LCS from above, so a popcount rejects almost every entry;
+//! - survivors get the exact LCS by Hyyrö's bit-parallel algorithm, 64 query characters per machine word;
+//! - groups are visited nearest-length first, so the top-k fills early and the cut-off rises with it.
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
-    Ok(())
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use rayon::prelude::*;
+
+/// Symbol id given to query characters that occur in no entry: they can never be part of an LCS.
+const UNSEEN: u32 = u32::MAX;
+/// Symbols are bucketed into 64 mask bits; the 63 most frequent symbols get a bit of their own.
+const SHARED_BUCKET: u32 = 63;
+
+/// The Firefox hash: the keys are code points, so DoS-resistant hashing buys nothing here.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Entries of one length, stored side by side.
+struct LengthGroup {
+    len: usize,
+    /// Original entry indices, ascending.
+    ids: Vec<u32>,
+    /// Bucket presence mask per entry.
+    masks: Vec<u64>,
+    /// `len` symbol ids per entry, entry after entry.
+    symbols: Vec<u32>,
+}
+
+/// A query prepared for scoring: symbol ids, its bucket mask and its bit-parallel match vectors.
+struct Query {
+    len: usize,
+    mask: u64,
+    blocks: usize,
+    /// `pm[sym * blocks + b]`: bit i of block b is set when query char 64*b+i has symbol `sym`.
+    pm: Vec<u64>,
+}
+
+/// The search index behind `Lexicon`. Plain Rust, so it can be searched from many threads at once.
+pub struct Index {
+    len: usize,
+    alphabet: FxMap<char, u32>,
+    groups: Vec<LengthGroup>,
+}
+
+/// One candidate result: its score and entry index. Ordered best first, then by lower index.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    pub index: u32,
+    pub score: f64,
+}
+
+/// `rapidfuzz.fuzz.ratio / 100` for strings whose lengths sum to `total` and whose LCS is `lcs`.
+#[inline]
+fn score(total: usize, lcs: usize) -> f64 {
+    let sim = if total == 0 {
+        1.0
+    } else {
+        1.0 - (total - 2 * lcs) as f64 / total as f64
+    };
+    sim * 100.0 / 100.0
+}
+
+#[inline]
+fn bucket(sym: u32) -> u64 {
+    1u64 << sym.min(SHARED_BUCKET)
+}
+
+impl Index {
+    /// Builds the index. Symbols are numbered by descending frequency so that the common ones own mask bits.
+    pub fn new(entries: &[&str]) -> Index {
+        let mut counts: FxMap<char, u64> = FxMap::default();
+        for entry in entries {
+            for c in entry.chars() {
+                *counts.entry(c).or_insert(0) += 1;
+            }
+        }
+        let mut by_freq: Vec<(char, u64)> = counts.into_iter().collect();
+        by_freq.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let alphabet: FxMap<char, u32> = by_freq
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, _))| (c, i as u32))
+            .collect();
+
+        let mut groups: Vec<LengthGroup> = Vec::new();
+        let mut group_of_len: FxMap<usize, usize> = FxMap::default();
+        for (index, entry) in entries.iter().enumerate() {
+            let len = entry.chars().count();
+            let g = *group_of_len.entry(len).or_insert_with(|| {
+                groups.push(LengthGroup {
+                    len,
+                    ids: Vec::new(),
+                    masks: Vec::new(),
+                    symbols: Vec::new(),
+                });
+                groups.len() - 1
+            });
+            let group = &mut groups[g];
+            let mut mask = 0u64;
+            for c in entry.chars() {
+                let sym = alphabet[&c];
+                mask |= bucket(sym);
+                group.symbols.push(sym);
+            }
+            group.ids.push(index as u32);
+            group.masks.push(mask);
+        }
+        groups.sort_unstable_by_key(|g| g.len);
+        for g in &mut groups {
+            g.ids.shrink_to_fit();
+            g.masks.shrink_to_fit();
+            g.symbols.shrink_to_fit();
+        }
+        Index {
+            len: entries.len(),
+            alphabet,
+            groups,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Heap bytes held by the index (entries, masks, ids, alphabet), for the memory-per-entry report.
+    pub fn memory_bytes(&self) -> usize {
+        let groups: usize = self
+            .groups
+            .iter()
+            .map(|g| {
+                std::mem::size_of::<LengthGroup>()
+                    + g.ids.capacity() * 4
+                    + g.masks.capacity() * 8
+                    + g.symbols.capacity() * 4
+            })
+            .sum();
+        let alphabet = self.alphabet.capacity() * (std::mem::size_of::<(char, u32)>() + 1);
+        std::mem::size_of::<Index>() + groups + alphabet
+    }
+
+    fn prepare(&self, query: &str) -> Query {
+        let symbols: Vec<u32> = query
+            .chars()
+            .map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN))
+            .collect();
+        let len = symbols.len();
+        let blocks = len.div_ceil(64).max(1);
+        let mut pm = vec![0u64; self.alphabet.len() * blocks];
+        let mut mask = 0u64;
+        for (i, &sym) in symbols.iter().enumerate() {
+            if sym == UNSEEN {
+                continue;
+            }
+            mask |= bucket(sym);
+            pm[sym as usize * blocks + i / 64] |= 1u64 << (i % 64);
+        }
+        Query {
+            len,
+            mask,
+            blocks,
+            pm,
+        }
+    }
+
+    /// Length of the longest common subsequence of the query and one entry (Hyyrö 2004, bit-parallel).
+    #[inline]
+    fn lcs(query: &Query, entry: &[u32]) -> usize {
+        if query.blocks == 1 {
+            let mut v = !0u64;
+            for &sym in entry {
+                let m = query.pm[sym as usize];
+                let u = v & m;
+                v = v.wrapping_add(u) | (v.wrapping_sub(u));
+            }
+            let valid = if query.len == 64 {
+                !0u64
+            } else {
+                (1u64 << query.len) - 1
+            };
+            return (!v & valid).count_ones() as usize;
+        }
+        let mut v = vec![!0u64; query.blocks];
+        for &sym in entry {
+            let row = &query.pm[sym as usize * query.blocks..(sym as usize + 1) * query.blocks];
+            let mut carry = 0u64;
+            for (vb, &m) in v.iter_mut().zip(row) {
+                let u = *vb & m;
+                let (sum, c1) = vb.overflowing_add(u);
+                let (sum, c2) = sum.overflowing_add(carry);
+                carry = (c1 | c2) as u64;
+                *vb = sum | (vb.wrapping_sub(u));
+            }
+        }
+        let mut lcs = 0usize;
+        for (b, vb) in v.iter().enumerate() {
+            let bits = (query.len - 64 * b).min(64);
+            let valid = if bits == 64 {
+                !0u64
+            } else {
+                (1u64 << bits) - 1
+            };
+            lcs += (!vb & valid).count_ones() as usize;
+        }
+        lcs
+    }
+
+    /// Best `top_k` entries scoring at least `threshold`, best first, ties by lower index.
+    pub fn search(&self, query: &str, top_k: usize, threshold: f64) -> Vec<Hit> {
+        let q = self.prepare(query);
+        let mut top = TopK::new(top_k.min(self.len));
+        if top.capacity == 0 {
+            return Vec::new();
+        }
+        // Nearest lengths first: they hold the best scores, which then raise the bar for the rest.
+        let mut order: Vec<&LengthGroup> = self.groups.iter().collect();
+        order.sort_by_key(|g| (g.len.abs_diff(q.len), g.len));
+        let mut survivors: Vec<u32> = Vec::new();
+        for group in order {
+            let lb = group.len;
+            let total = q.len + lb;
+            let bar = top.bar(threshold);
+            // Smallest LCS whose score reaches the bar; none means the whole group is out of reach.
+            let Some(need) = (0..=q.len.min(lb)).find(|&lcs| score(total, lcs) >= bar) else {
+                continue;
+            };
+            if need == 0 {
+                // Everything in the group qualifies (only possible at a threshold of 0 or with empty strings).
+                for (j, &id) in group.ids.iter().enumerate() {
+                    let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                    top.offer(id, score(total, lcs), threshold);
+                }
+                continue;
+            }
+            // An entry bucket missing from the query costs at least one entry char; likewise the other way.
+            let entry_slack = (lb - need) as u32;
+            let query_slack = (q.len - need) as u32;
+            survivors.clear();
+            filter_masks(
+                &group.masks,
+                q.mask,
+                entry_slack,
+                query_slack,
+                &mut survivors,
+            );
+            for &j in &survivors {
+                let j = j as usize;
+                let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                if lcs >= need {
+                    top.offer(group.ids[j], score(total, lcs), threshold);
+                }
+            }
+        }
+        top.into_sorted()
+    }
+}
+
+/// Positions of the entries whose bucket masks leave room for the needed overlap.
+#[inline]
+fn filter_masks(masks: &[u64], qmask: u64, entry_slack: u32, query_slack: u32, out: &mut Vec<u32>) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has just been checked for the `popcnt` instruction.
+            unsafe { filter_masks_popcnt(masks, qmask, entry_slack, query_slack, out) };
+            return;
+        }
+    }
+    filter_masks_portable(masks, qmask, entry_slack, query_slack, out);
+}
+
+#[inline(always)]
+fn filter_masks_portable(
+    masks: &[u64],
+    qmask: u64,
+    entry_slack: u32,
+    query_slack: u32,
+    out: &mut Vec<u32>,
+) {
+    for (j, &m) in masks.iter().enumerate() {
+        let entry_misses = (m & !qmask).count_ones();
+        let query_misses = (qmask & !m).count_ones();
+        if entry_misses <= entry_slack && query_misses <= query_slack {
+            out.push(j as u32);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn filter_masks_popcnt(
+    masks: &[u64],
+    qmask: u64,
+    entry_slack: u32,
+    query_slack: u32,
+    out: &mut Vec<u32>,
+) {
+    filter_masks_portable(masks, qmask, entry_slack, query_slack, out)
+}
+
+/// The best hits so far, kept sorted best first; small, so insertion by shifting is cheapest.
+struct TopK {
+    capacity: usize,
+    hits: Vec<Hit>,
+}
+
+impl TopK {
+    fn new(capacity: usize) -> TopK {
+        TopK {
+            capacity,
+            hits: Vec::with_capacity(capacity.min(1024)),
+        }
+    }
+
+    #[inline]
+    fn better(a: Hit, b: Hit) -> bool {
+        a.score > b.score || (a.score == b.score && a.index < b.index)
+    }
+
+    /// The score a new hit must reach to have a chance: the threshold, or the worst kept score once full.
+    #[inline]
+    fn bar(&self, threshold: f64) -> f64 {
+        if self.hits.len() == self.capacity {
+            self.hits[self.capacity - 1].score.max(threshold)
+        } else {
+            threshold
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, index: u32, score: f64, threshold: f64) {
+        if score < threshold {
+            return;
+        }
+        let hit = Hit { index, score };
+        if self.hits.len() == self.capacity {
+            if !Self::better(hit, self.hits[self.capacity - 1]) {
+                return;
+            }
+            self.hits.pop();
+        }
+        let at = self.hits.partition_point(|&h| Self::better(h, hit));
+        self.hits.insert(at, hit);
+    }
+
+    fn into_sorted(self) -> Vec<Hit> {
+        self.hits
+    }
+}
+
+fn check_args(top_k: isize, threshold: f64) -> PyResult<usize> {
+    if top_k < 1 {
+        return Err(PyValueError::new_err(format!(
+            "top_k must be at least 1, got {top_k}"
+        )));
+    }
+    if !(0.0..=1.0).contains(&threshold) {
+        return Err(PyValueError::new_err(format!(
+            "threshold must be between 0 and 1, got {threshold}"
+        )));
+    }
+    Ok(top_k as usize)
+}
+
+fn to_pairs(hits: Vec<Hit>) -> Vec<(usize, f64)> {
+    hits.into_iter()
+        .map(|h| (h.index as usize, h.score))
+        .collect()
+}
+
+/// Collects a Python sequence (or any iterable) of `str` as borrowed `&str`s, naming the first bad item.
+fn collect_strs<'py>(items: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyString>>> {
+    if items.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a sequence of str, not a single str"
+        )));
+    }
+    let mut out = Vec::with_capacity(items.len().unwrap_or(0));
+    for (i, item) in items.try_iter()?.enumerate() {
+        let item = item?;
+        match item.cast_into::<PyString>() {
+            Ok(s) => out.push(s),
+            Err(e) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}[{i}] must be str, not {}",
+                    e.into_inner().get_type().name()?
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An index of strings for fuzzy search.
+///
+/// `Lexicon(entries)` takes a sequence of `str` (duplicates and empty strings are allowed; results refer
+/// to entries by their position). The score of an entry is exactly
+/// `rapidfuzz.fuzz.ratio(query, entry) / 100`, the normalized Indel similarity on the strings as given:
+/// normalise both sides first (`tahqiq.core.normalize`) when that is what you mean.
+#[pyclass(module = "tahqiq._native", frozen)]
+pub struct Lexicon {
+    index: Index,
+}
+
+#[pymethods]
+impl Lexicon {
+    #[new]
+    fn py_new(entries: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let strings = collect_strs(entries, "entries")?;
+        let borrowed: Vec<&str> = strings
+            .iter()
+            .map(|s| s.to_str())
+            .collect::<PyResult<_>>()?;
+        let py = entries.py();
+        Ok(Lexicon {
+            index: py.detach(|| Index::new(&borrowed)),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.index.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Lexicon(<{} entries>)", self.index.len())
+    }
+
+    /// search(query, top_k=3, threshold=0.65)
+    /// --
+    ///
+    /// The `top_k` entries most similar to `query` whose score is at least `threshold`, as
+    /// `(entry index, score)` pairs, best first, ties by lower index. Raises ValueError when `top_k < 1`
+    /// or `threshold` is outside [0, 1].
+    #[pyo3(signature = (query, top_k=3, threshold=0.65))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        top_k: isize,
+        threshold: f64,
+    ) -> PyResult<Vec<(usize, f64)>> {
+        let top_k = check_args(top_k, threshold)?;
+        // Short queries are answered faster than the GIL could be handed over and back.
+        let hits = if query.len() > 256 {
+            py.detach(|| self.index.search(query, top_k, threshold))
+        } else {
+            self.index.search(query, top_k, threshold)
+        };
+        Ok(to_pairs(hits))
+    }
+
+    /// search_many(queries, top_k=3, threshold=0.65)
+    /// --
+    ///
+    /// `search` for each query, in order. Releases the GIL and spreads the queries over every core.
+    #[pyo3(signature = (queries, top_k=3, threshold=0.65))]
+    fn search_many(
+        &self,
+        queries: &Bound<'_, PyAny>,
+        top_k: isize,
+        threshold: f64,
+    ) -> PyResult<Vec<Vec<(usize, f64)>>> {
+        let top_k = check_args(top_k, threshold)?;
+        let strings = collect_strs(queries, "queries")?;
+        let borrowed: Vec<&str> = strings
+            .iter()
+            .map(|s| s.to_str())
+            .collect::<PyResult<_>>()?;
+        let index = &self.index;
+        let results: Vec<Vec<Hit>> = queries.py().detach(|| {
+            borrowed
+                .par_iter()
+                .with_min_len(4)
+                .map(|q| index.search(q, top_k, threshold))
+                .collect()
+        });
+        Ok(results.into_iter().map(to_pairs).collect())
+    }
+
+    /// Heap bytes held by the index, for capacity planning (`memory_bytes() / len(lexicon)` per entry).
+    fn memory_bytes(&self) -> usize {
+        self.index.memory_bytes()
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Lexicon>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Textbook O(n·m) LCS: the reference the bit-parallel one is checked against.
+    fn lcs_dp(a: &[char], b: &[char]) -> usize {
+        let mut prev = vec![0usize; b.len() + 1];
+        for &x in a {
+            let mut cur = vec![0usize; b.len() + 1];
+            for (j, &y) in b.iter().enumerate() {
+                cur[j + 1] = if x == y {
+                    prev[j] + 1
+                } else {
+                    cur[j].max(prev[j + 1])
+                };
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    /// Brute force: score every entry, keep those at or above the threshold, sort, truncate.
+    fn brute(entries: &[&str], query: &str, top_k: usize, threshold: f64) -> Vec<Hit> {
+        let q: Vec<char> = query.chars().collect();
+        let mut hits: Vec<Hit> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let e: Vec<char> = e.chars().collect();
+                Hit {
+                    index: i as u32,
+                    score: score(q.len() + e.len(), lcs_dp(&q, &e)),
+                }
+            })
+            .filter(|h| h.score >= threshold)
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.index.cmp(&b.index)));
+        hits.truncate(top_k);
+        hits
+    }
+
+    #[test]
+    fn score_matches_rapidfuzz_examples() {
+        // rapidfuzz.fuzz.ratio("this is a test", "this is a test!") == 96.55172413793103
+        let idx = Index::new(&["this is a test!"]);
+        let hits = idx.search("this is a test", 1, 0.0);
+        assert_eq!(hits[0].score, 96.55172413793103 / 100.0);
+        // fuzz.ratio("", "") == 100; fuzz.ratio("a", "") == 0
+        let idx = Index::new(&["", "a"]);
+        assert_eq!(
+            idx.search("", 3, 0.0),
+            vec![
+                Hit {
+                    index: 0,
+                    score: 1.0
+                },
+                Hit {
+                    index: 1,
+                    score: 0.0
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn arabic_and_ties() {
+        let entries = ["كتاب", "كتب", "كاتب", "مكتبة", "كتاب", "قلم"];
+        let idx = Index::new(&entries);
+        let hits = idx.search("كتابي", 3, 0.65);
+        assert_eq!(hits, brute(&entries, "كتابي", 3, 0.65));
+        // The two identical entries tie; the lower index comes first.
+        assert_eq!(hits[0].index, 0);
+        assert_eq!(hits[1].index, 4);
+    }
+
+    #[test]
+    fn long_queries_use_several_blocks() {
+        let long_a: String = "abcdefghij".repeat(15);
+        let long_b: String = "abcdefghiX".repeat(15);
+        let entries = [long_a.as_str(), long_b.as_str(), "abc"];
+        let idx = Index::new(&entries);
+        assert_eq!(
+            idx.search(&long_a, 3, 0.0),
+            brute(&entries, &long_a, 3, 0.0)
+        );
+    }
+
+    #[test]
+    fn unseen_query_characters_never_match() {
+        let idx = Index::new(&["abc"]);
+        assert_eq!(idx.search("xyz", 3, 0.0)[0].score, 0.0);
+        assert!(idx.search("xyz", 3, 0.01).is_empty());
+    }
+
+    #[test]
+    fn many_symbols_share_the_last_bucket() {
+        // More than 64 distinct symbols: the shared bucket must not make the filter reject true matches.
+        let words: Vec<String> = (0..200u32)
+            .map(|i| {
+                (0..5)
+                    .map(|k| char::from_u32(0x4E00 + (i * 7 + k * 13) % 300).unwrap())
+                    .collect()
+            })
+            .collect();
+        let entries: Vec<&str> = words.iter().map(String::as_str).collect();
+        let idx = Index::new(&entries);
+        for w in &entries {
+            assert_eq!(idx.search(w, 5, 0.3), brute(&entries, w, 5, 0.3));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn bit_parallel_lcs_is_exact(a in "[abcdé]{0,150}", b in "[abcdé]{0,40}") {
+            let idx = Index::new(&[b.as_str()]);
+            let q = idx.prepare(&a);
+            let syms: Vec<u32> = b.chars().map(|c| idx.alphabet[&c]).collect();
+            let ac: Vec<char> = a.chars().collect();
+            let bc: Vec<char> = b.chars().collect();
+            prop_assert_eq!(Index::lcs(&q, &syms), lcs_dp(&ac, &bc));
+        }
+
+        #[test]
+        fn search_equals_brute_force(
+            entries in proptest::collection::vec("[اأبتثجحكلمنهوي a-c]{0,9}", 0..60),
+            query in "[اأبتثجحكلمنهوي a-cz]{0,10}",
+            top_k in 1usize..6,
+            threshold in prop_oneof![Just(0.0), Just(0.65), Just(1.0), 0.0f64..=1.0],
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            prop_assert_eq!(idx.search(&query, top_k, threshold), brute(&refs, &query, top_k, threshold));
+        }
+    }
 }
