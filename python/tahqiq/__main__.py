@@ -1,0 +1,3 @@
+from tahqiq.cli import main
+
+raise SystemExit(main())
