@@ -3,8 +3,8 @@
 //! One recursive-descent pass over the input validates it against the strict RFC 8259 grammar and
 //! writes the canonical form straight into a single output buffer:
 //!
-//! * strings are copied run by run (a word-at-a-time scan finds the next `"`, `\` or control byte,
-//!   `str::from_utf8` validates the run) and re-escaped minimally;
+//! * strings are copied run by run (a word-at-a-time scan skips ASCII up to the next `"`, `\` or
+//!   control byte, validating any UTF-8 sequence on the way) and re-escaped minimally;
 //! * numbers are copied verbatim when their text is provably already the ECMAScript form (plain
 //!   integers below 2^53, short decimals without trailing zeros); everything else goes through
 //!   `str::parse::<f64>` (correctly rounded) and `ryu_js` (ECMAScript `Number.prototype.toString`);
@@ -181,29 +181,64 @@ static STRING_SPECIAL: [bool; 256] = {
     t
 };
 
-/// Index of the first `"`, `\` or control byte at or after `i` (or `s.len()`).
+/// Scans string content from `i`: returns `Ok(j)` with `j` the index of the first `"`, `\\` or
+/// control byte (or `s.len()`), having checked that `s[i..j]` is UTF-8, or `Err(k)` with `k` the
+/// start of the first invalid UTF-8 sequence (as `Utf8Error::valid_up_to` would report it).
 #[inline]
-fn scan_plain(s: &[u8], mut i: usize) -> usize {
+fn scan_run(s: &[u8], mut i: usize) -> Result<usize, usize> {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    while i + 8 <= s.len() {
-        let w = u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
-        let q = w ^ (LO * b'"' as u64);
-        let b = w ^ (LO * b'\\' as u64);
-        // Classic "has zero byte" / "has byte less than n" tricks: the lowest flagged byte is exact.
-        let hit = ((q.wrapping_sub(LO) & !q)
-            | (b.wrapping_sub(LO) & !b)
-            | (w.wrapping_sub(LO * 0x20) & !w))
-            & HI;
-        if hit != 0 {
-            return i + (hit.trailing_zeros() / 8) as usize;
+    loop {
+        // Eight bytes at a time while they are ASCII and need no escaping. The classic
+        // "has zero byte" / "has byte less than n" tricks flag the lowest such byte exactly.
+        while i + 8 <= s.len() {
+            let w = u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
+            let q = w ^ (LO * b'"' as u64);
+            let b = w ^ (LO * b'\\' as u64);
+            let hit = ((q.wrapping_sub(LO) & !q)
+                | (b.wrapping_sub(LO) & !b)
+                | (w.wrapping_sub(LO * 0x20) & !w)
+                | w)
+                & HI;
+            if hit != 0 {
+                i += (hit.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
         }
-        i += 8;
+        // Byte by byte until the next ASCII byte that is plain again.
+        loop {
+            let Some(&b) = s.get(i) else { return Ok(i) };
+            if b < 0x80 {
+                if STRING_SPECIAL[b as usize] {
+                    return Ok(i);
+                }
+                i += 1;
+                break;
+            }
+            i += utf8_sequence_len(s, i).ok_or(i)?;
+        }
     }
-    while i < s.len() && !STRING_SPECIAL[s[i] as usize] {
-        i += 1;
-    }
-    i
+}
+
+/// Length of the valid UTF-8 sequence (RFC 3629: no overlongs, surrogates or values beyond
+/// U+10FFFF) whose lead byte `s[i]` is not ASCII, or `None`.
+#[inline]
+fn utf8_sequence_len(s: &[u8], i: usize) -> Option<usize> {
+    let at = |j: usize, lo: u8, hi: u8| s.get(i + j).is_some_and(|&c| (lo..=hi).contains(&c));
+    let ok = match s[i] {
+        0xC2..=0xDF => return at(1, 0x80, 0xBF).then_some(2),
+        0xE0 => at(1, 0xA0, 0xBF) && at(2, 0x80, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => at(1, 0x80, 0xBF) && at(2, 0x80, 0xBF),
+        0xED => at(1, 0x80, 0x9F) && at(2, 0x80, 0xBF),
+        0xF0 => return (at(1, 0x90, 0xBF) && at(2, 0x80, 0xBF) && at(3, 0x80, 0xBF)).then_some(4),
+        0xF1..=0xF3 => {
+            return (at(1, 0x80, 0xBF) && at(2, 0x80, 0xBF) && at(3, 0x80, 0xBF)).then_some(4)
+        }
+        0xF4 => return (at(1, 0x80, 0x8F) && at(2, 0x80, 0xBF) && at(3, 0x80, 0xBF)).then_some(4),
+        _ => false,
+    };
+    ok.then_some(3)
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -466,14 +501,11 @@ impl<'a> Parser<'a> {
         let mut escaped = false;
         loop {
             let run_start = self.pos;
-            let run_end = scan_plain(src, run_start);
-            if run_end > run_start {
-                let run = &src[run_start..run_end];
-                if let Err(e) = std::str::from_utf8(run) {
-                    return self.err(run_start + e.valid_up_to(), ErrorKind::InvalidUtf8);
-                }
-                self.out.extend_from_slice(run);
-            }
+            let run_end = match scan_run(src, run_start) {
+                Ok(end) => end,
+                Err(bad) => return self.err(bad, ErrorKind::InvalidUtf8),
+            };
+            self.out.extend_from_slice(&src[run_start..run_end]);
             self.pos = run_end;
             match src.get(run_end) {
                 Some(b'"') => {
@@ -1146,17 +1178,59 @@ mod tests {
     }
 
     #[test]
-    fn scan_plain_finds_first_special() {
-        let base: Vec<u8> = "abcdefghijklmnopqrstuvwxyz\u{627}\u{644}".bytes().collect();
+    fn scan_run_finds_first_special() {
+        let base: Vec<u8> = "abcdefghijklmnopqrstuvwxyz\u{627}\u{644}xyz"
+            .bytes()
+            .collect();
         for special in [b'"', b'\\', 0u8, 0x1f] {
-            for at in 0..base.len() {
+            for at in (0..base.len()).filter(|&k| base[k] < 0x80) {
                 let mut s = base.clone();
                 s[at] = special;
-                assert_eq!(scan_plain(&s, 0), at);
+                assert_eq!(scan_run(&s, 0), Ok(at));
             }
         }
-        assert_eq!(scan_plain(&base, 0), base.len());
-        assert_eq!(scan_plain(b"\x7f\x80\xff ", 0), 4);
+        assert_eq!(scan_run(&base, 0), Ok(base.len()));
+        assert_eq!(scan_run(b"\x7f \xc2\x80", 0), Ok(4));
+    }
+
+    #[test]
+    fn scan_run_validates_like_std() {
+        // Random byte strings (specials removed) biased towards UTF-8 edge bytes.
+        let pool: &[u8] = &[
+            b'a', b' ', 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xd8, 0xdf,
+            0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff,
+        ];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..300_000 {
+            let mut s = Vec::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 14) as usize;
+            let mut y = x;
+            for _ in 0..len {
+                s.push(pool[(y % pool.len() as u64) as usize]);
+                y = y / pool.len() as u64 + (x >> 3);
+            }
+            let want = match std::str::from_utf8(&s) {
+                Ok(_) => Ok(s.len()),
+                Err(e) => Err(e.valid_up_to()),
+            };
+            assert_eq!(scan_run(&s, 0), want, "{s:02x?}");
+        }
+        for ch in [
+            '\u{80}',
+            '\u{7ff}',
+            '\u{800}',
+            '\u{d7ff}',
+            '\u{e000}',
+            '\u{ffff}',
+            '\u{10000}',
+            '\u{10ffff}',
+        ] {
+            let s = ch.to_string().repeat(3);
+            assert_eq!(scan_run(s.as_bytes(), 0), Ok(s.len()));
+        }
     }
 
     #[test]
