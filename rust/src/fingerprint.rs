@@ -155,6 +155,8 @@ struct Member {
     key_start: usize,
     key_end: usize,
     key_decoded: bool,
+    /// [`utf16_prefix`] of the key: most comparisons end here.
+    prefix: u64,
 }
 
 impl Member {
@@ -166,6 +168,30 @@ impl Member {
             &out[self.key_start..self.key_end]
         }
     }
+
+    #[inline]
+    fn cmp_key(&self, other: &Member, out: &[u8], keys: &[u8]) -> Ordering {
+        self.prefix
+            .cmp(&other.prefix)
+            .then_with(|| cmp_utf16(self.key(out, keys), other.key(out, keys)))
+    }
+}
+
+/// The first eight bytes of a UTF-8 key as a big-endian integer (zero-padded) whose order agrees
+/// with [`cmp_utf16`]: the lead bytes EE and EF (U+E000..U+FFFF) are moved above F0..F4
+/// (supplementary characters), which is exactly the UTF-16 correction; no other byte can be
+/// compared with a lead byte. Equal prefixes need the full comparison.
+#[inline]
+fn utf16_prefix(key: &[u8]) -> u64 {
+    let mut p = [0u8; 8];
+    for (d, &b) in p.iter_mut().zip(key) {
+        *d = match b {
+            0xEE => 0xF5,
+            0xEF => 0xF6,
+            _ => b,
+        };
+    }
+    u64::from_be_bytes(p)
 }
 
 /// Bytes that end a run of string content that can be copied as is.
@@ -433,6 +459,11 @@ impl<'a> Parser<'a> {
                     key_start,
                     key_end,
                     key_decoded: escaped,
+                    prefix: utf16_prefix(if escaped {
+                        &self.keys[key_start..key_end]
+                    } else {
+                        &self.out[key_start..key_end]
+                    }),
                 });
                 self.skip_ws();
                 match self.src.get(self.pos) {
@@ -462,15 +493,16 @@ impl<'a> Parser<'a> {
         let ms = &mut self.members[base..];
         if ms
             .windows(2)
-            .all(|w| cmp_utf16(w[0].key(out, keys), w[1].key(out, keys)) == Ordering::Less)
+            .all(|w| w[0].cmp_key(&w[1], out, keys) == Ordering::Less)
         {
             return Ok(()); // already canonical, hence also free of duplicates
         }
-        ms.sort_by(|a, b| cmp_utf16(a.key(out, keys), b.key(out, keys))); // stable
-                                                                          // Equal keys are now adjacent and in input order; report the earliest second occurrence.
+        // Ties broken by input position: equal keys end up adjacent and in input order.
+        ms.sort_unstable_by(|a, b| a.cmp_key(b, out, keys).then(a.src_pos.cmp(&b.src_pos)));
+        // Report the earliest second occurrence of any duplicated key.
         let dup = ms
             .windows(2)
-            .filter(|w| w[0].key(out, keys) == w[1].key(out, keys))
+            .filter(|w| w[0].cmp_key(&w[1], out, keys) == Ordering::Equal)
             .min_by_key(|w| w[1].src_pos);
         if let Some(w) = dup {
             let key = String::from_utf8_lossy(w[1].key(out, keys)).into_owned();
@@ -915,6 +947,17 @@ mod tests {
             "a\u{ffff}",
             "a\u{e000}b",
             "\u{1f600}a",
+            "a\0",
+            "a\0b",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefgh1",
+            "abcdefgh\u{e000}",
+            "abcdefgh\u{10000}",
+            "abcdefg\u{e000}",
+            "abcdefg\u{10000}",
+            "abcde\u{ffff}",
+            "abcde\u{10ffff}",
         ];
         for a in samples {
             for b in samples {
@@ -924,6 +967,9 @@ mod tests {
                     want,
                     "{a:?} vs {b:?}"
                 );
+                let (pa, pb) = (utf16_prefix(a.as_bytes()), utf16_prefix(b.as_bytes()));
+                // The prefix order never contradicts the full order.
+                assert!(pa == pb || pa.cmp(&pb) == want, "prefix {a:?} vs {b:?}");
             }
         }
     }
