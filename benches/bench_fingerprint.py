@@ -63,7 +63,7 @@ def _item(rnd: random.Random, i: int) -> dict[str, object]:
         "confidence": rnd.random(),
         "evidence": [
             {
-                "url": f"https://example.org/{_sentence(rnd, _ASCII, 2).replace(' ', '/')}/{rnd.randint(1, 10**6)}",
+                "url": f"https://example.org/{rnd.choice(_ASCII)}/{rnd.randint(1, 10**6)}",
                 "quote": _sentence(rnd, _ARABIC + _ASCII, rnd.randint(4, 10)),
                 "offsets": [rnd.randint(0, 5000), rnd.randint(0, 5000)],
                 "weight": round(rnd.uniform(-1, 1), 3),
