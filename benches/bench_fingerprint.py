@@ -17,10 +17,7 @@ import orjson
 
 from benches import harness
 
-try:
-    from tahqiq.core import canonical_json, fingerprint
-except ImportError:  # until every kernel that core.py re-exports is built on this branch
-    from tahqiq._native import canonical_json, fingerprint
+from tahqiq.core import canonical_json, fingerprint
 
 CONTEXT = "POST /agents/access-core/submissions/judge"
 

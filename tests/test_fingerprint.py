@@ -15,10 +15,7 @@ import reference_jcs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-try:
-    from tahqiq.core import canonical_json, fingerprint
-except ImportError:  # pragma: no cover - until every kernel that core.py re-exports is built on this branch
-    from tahqiq._native import canonical_json, fingerprint
+from tahqiq.core import canonical_json, fingerprint
 
 # --- RFC 8785 examples -------------------------------------------------------------------------------------
 
