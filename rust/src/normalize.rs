@@ -21,11 +21,12 @@
 //! When nothing changes the input is returned as is (a borrowed `Cow`, or the same Python `str`).
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::unicode_class::{with_chars, Class, Classifier};
+use crate::unicode_class::{pystring_from_chars, with_chars_mut, Class, Classifier};
 
 const ALEF: char = '\u{0627}';
 
@@ -78,43 +79,92 @@ enum Action {
     Map(char),
 }
 
+/// The rule for one code point of U+0600..U+08FF, before context: see [`Rules::action`].
+fn block_rule(u: u32, o: &NormalizeOptions, cls: &Classifier) -> u32 {
+    let c = char::from_u32(u).expect("no surrogates in the Arabic blocks");
+    if o.punctuation && cls.class(c) == Class::Punct {
+        return DROP;
+    }
+    match u {
+        _ if o.diacritics && is_diacritic(u) => DROP,
+        0x0640 if o.tatweel => DROP,
+        0x0622 | 0x0623 | 0x0625 | 0x0671..=0x0673 if o.alef => ALEF as u32,
+        0x0653..=0x0655 if o.alef => DROP_AFTER_ALEF,
+        0x0649 | 0x06CC if o.ya => 0x064A,
+        0x0629 if o.ta_marbuta => 0x0647,
+        0x0660..=0x0669 if o.digits => u32::from(b'0') + (u - 0x0660),
+        0x06F0..=0x06F9 if o.digits => u32::from(b'0') + (u - 0x06F0),
+        0x066B if o.digits => u32::from(b'.'),
+        0x066C if o.digits => u32::from(b','),
+        _ => KEEP,
+    }
+}
+
+const BLOCK_START: u32 = 0x0600;
+const BLOCK_LEN: usize = 0x0300;
+const KEEP: u32 = 0;
+const DROP: u32 = 1;
+const DROP_AFTER_ALEF: u32 = 2;
+type BlockTable = [u32; BLOCK_LEN];
+
+/// The per-options table for U+0600..U+08FF, built once per combination of options.
+fn block_table(o: &NormalizeOptions, cls: &Classifier) -> &'static BlockTable {
+    static TABLES: [OnceLock<Box<BlockTable>>; 128] = [const { OnceLock::new() }; 128];
+    let bits = [
+        o.diacritics,
+        o.tatweel,
+        o.alef,
+        o.ya,
+        o.ta_marbuta,
+        o.digits,
+        o.punctuation,
+    ]
+    .iter()
+    .enumerate()
+    .fold(0usize, |acc, (i, &b)| acc | (usize::from(b) << i));
+    TABLES[bits].get_or_init(|| {
+        let mut t = Box::new([KEEP; BLOCK_LEN]);
+        for (i, slot) in t.iter_mut().enumerate() {
+            *slot = block_rule(BLOCK_START + i as u32, o, cls);
+        }
+        t
+    })
+}
+
 /// The single-character rule engine; `last` is the last character written to the output.
 #[derive(Clone, Copy)]
 struct Rules {
-    opts: NormalizeOptions,
+    punctuation: bool,
     cls: Classifier,
+    table: &'static BlockTable,
 }
 
 impl Rules {
     fn new(opts: &NormalizeOptions) -> Self {
+        let cls = Classifier::new();
         Rules {
-            opts: *opts,
-            cls: Classifier::new(),
+            punctuation: opts.punctuation,
+            cls,
+            table: block_table(opts, &cls),
         }
     }
 
     #[inline(always)]
     fn action(&self, c: char, last: char) -> Action {
-        let o = &self.opts;
-        let u = c as u32;
-        if o.punctuation && self.cls.class(c) == Class::Punct {
-            return Action::Drop;
-        }
-        if !(0x0610..=0x08FF).contains(&u) {
-            return Action::Keep;
-        }
-        match u {
-            _ if o.diacritics && is_diacritic(u) => Action::Drop,
-            0x0640 if o.tatweel => Action::Drop,
-            0x0622 | 0x0623 | 0x0625 | 0x0671..=0x0673 if o.alef => Action::Map(ALEF),
-            0x0653..=0x0655 if o.alef && last == ALEF => Action::Drop,
-            0x0649 | 0x06CC if o.ya => Action::Map('\u{064A}'),
-            0x0629 if o.ta_marbuta => Action::Map('\u{0647}'),
-            0x0660..=0x0669 if o.digits => Action::Map(char::from(b'0' + (u - 0x0660) as u8)),
-            0x06F0..=0x06F9 if o.digits => Action::Map(char::from(b'0' + (u - 0x06F0) as u8)),
-            0x066B if o.digits => Action::Map('.'),
-            0x066C if o.digits => Action::Map(','),
-            _ => Action::Keep,
+        let off = (c as u32).wrapping_sub(BLOCK_START) as usize;
+        if off < BLOCK_LEN {
+            match self.table[off] {
+                KEEP => Action::Keep,
+                DROP => Action::Drop,
+                DROP_AFTER_ALEF if last == ALEF => Action::Drop,
+                DROP_AFTER_ALEF => Action::Keep,
+                // SAFETY: the table only stores the code points of chars (ا ي ه 0-9 . ,).
+                m => Action::Map(unsafe { char::from_u32_unchecked(m) }),
+            }
+        } else if self.punctuation && self.cls.class(c) == Class::Punct {
+            Action::Drop
+        } else {
+            Action::Keep
         }
     }
 
@@ -157,22 +207,37 @@ pub fn normalize_str<'a>(text: &'a str, opts: &NormalizeOptions) -> Cow<'a, str>
     Cow::Borrowed(text)
 }
 
-/// Like [`normalize_str`] over a slice of chars; `None` means "unchanged".
-pub fn normalize_chars(chars: &[char], opts: &NormalizeOptions) -> Option<String> {
+/// Normalises `chars` in place (the result never has more chars than the input).
+///
+/// Returns `None` when nothing changes, else the length of the normalised prefix of `chars`.
+pub fn normalize_in_place(chars: &mut [char], opts: &NormalizeOptions) -> Option<usize> {
     let rules = Rules::new(opts);
     let mut last = '\0';
-    for (i, &c) in chars.iter().enumerate() {
+    let first = chars.iter().position(|&c| match rules.action(c, last) {
+        Action::Keep => {
+            last = c;
+            false
+        }
+        _ => true,
+    })?;
+    let mut w = first;
+    for r in first..chars.len() {
+        let c = chars[r];
         match rules.action(c, last) {
-            Action::Keep => last = c,
-            _ => {
-                let mut out = String::with_capacity(chars.len() * 2);
-                out.extend(&chars[..i]);
-                rules.finish(chars[i..].iter().copied(), &mut out, last);
-                return Some(out);
+            Action::Keep => {
+                chars[w] = c;
+                w += 1;
+                last = c;
+            }
+            Action::Drop => {}
+            Action::Map(m) => {
+                chars[w] = m;
+                w += 1;
+                last = m;
             }
         }
     }
-    None
+    Some(w)
 }
 
 /// Normalise Arabic text in one pass; the project's single normaliser.
@@ -216,10 +281,10 @@ fn normalize<'py>(
         digits,
         punctuation,
     };
-    match with_chars(text, |chars| normalize_chars(chars, &opts))? {
+    with_chars_mut(text, |chars| match normalize_in_place(chars, &opts) {
         None => Ok(text.clone()),
-        Some(out) => Ok(PyString::new(text.py(), &out)),
-    }
+        Some(n) => pystring_from_chars(text.py(), &chars[..n]),
+    })?
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -400,8 +465,11 @@ mod tests {
             normalize_str("قالَ", &NormalizeOptions::default()),
             Cow::Owned(_)
         ));
-        let chars: Vec<char> = s.chars().collect();
-        assert_eq!(normalize_chars(&chars, &NormalizeOptions::default()), None);
+        let mut chars: Vec<char> = s.chars().collect();
+        assert_eq!(
+            normalize_in_place(&mut chars, &NormalizeOptions::default()),
+            None
+        );
     }
 
     fn arabic_text() -> impl Strategy<Value = String> {
@@ -442,12 +510,12 @@ mod tests {
 
         #[test]
         fn str_and_chars_agree(s in arabic_text(), o in options()) {
-            let chars: Vec<char> = s.chars().collect();
+            let mut chars: Vec<char> = s.chars().collect();
             let a = normalize_str(&s, &o);
-            let b = normalize_chars(&chars, &o);
+            let b = normalize_in_place(&mut chars, &o);
             match (a, b) {
                 (Cow::Borrowed(x), None) => prop_assert_eq!(x, s.as_str()),
-                (Cow::Owned(x), Some(y)) => prop_assert_eq!(x, y),
+                (Cow::Owned(x), Some(n)) => prop_assert_eq!(x, chars[..n].iter().collect::<String>()),
                 (x, y) => prop_assert!(false, "disagree: {:?} vs {:?}", x, y),
             }
         }

@@ -122,11 +122,14 @@ pub fn class(c: char) -> Class {
 
 /// Runs `f` over the code points of a Python `str`, read with `PyUnicode_AsUCS4` (part of the
 /// stable ABI) so that slice indices are exactly Python's code-point offsets and nothing is cached
-/// on the string object. Short strings use a stack buffer.
+/// on the string object. `f` gets a private copy it may rewrite. Short strings use a stack buffer.
 ///
 /// A `str` holding a lone surrogate cannot become `&[char]`; the error is the one PyO3 raises when
 /// converting such a string to UTF-8 (`UnicodeEncodeError`).
-pub fn with_chars<R>(text: &Bound<'_, PyString>, f: impl FnOnce(&[char]) -> R) -> PyResult<R> {
+pub fn with_chars_mut<R>(
+    text: &Bound<'_, PyString>,
+    f: impl FnOnce(&mut [char]) -> R,
+) -> PyResult<R> {
     const STACK: usize = 64;
     let obj = text.as_ptr();
     // SAFETY: `obj` is a live `str` (the `Bound` proves it and holds the GIL).
@@ -158,10 +161,35 @@ pub fn with_chars<R>(text: &Bound<'_, PyString>, f: impl FnOnce(&[char]) -> R) -
         text.to_str()?;
         return Err(PyValueError::new_err("str contains a lone surrogate"));
     }
-    // SAFETY: every value was just checked to be a Unicode scalar value, and `char` has the
-    // size and alignment of `u32`.
-    let chars = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<char>(), len) };
+    // SAFETY: every value was just checked to be a Unicode scalar value, `char` has the size and
+    // alignment of `u32`, and the `&mut [char]` only lets `f` store valid chars.
+    let chars = unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<char>(), len) };
     Ok(f(chars))
+}
+
+/// [`with_chars_mut`] for readers.
+pub fn with_chars<R>(text: &Bound<'_, PyString>, f: impl FnOnce(&[char]) -> R) -> PyResult<R> {
+    with_chars_mut(text, |chars| f(chars))
+}
+
+/// A new Python `str` holding `chars` (decoded as native-endian UTF-32, which the stable ABI
+/// offers without a UTF-8 round trip; an explicit byte order keeps a leading U+FEFF).
+pub fn pystring_from_chars<'py>(py: Python<'py>, chars: &[char]) -> PyResult<Bound<'py, PyString>> {
+    let mut byteorder: std::os::raw::c_int = if cfg!(target_endian = "little") {
+        -1
+    } else {
+        1
+    };
+    // SAFETY: the pointer covers `4 * chars.len()` initialised bytes; errors=NULL means strict.
+    unsafe {
+        let obj = ffi::PyUnicode_DecodeUTF32(
+            chars.as_ptr().cast::<std::os::raw::c_char>(),
+            (chars.len() * 4) as ffi::Py_ssize_t,
+            std::ptr::null(),
+            &mut byteorder,
+        );
+        Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked::<PyString>())
+    }
 }
 
 #[cfg(test)]
