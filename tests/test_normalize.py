@@ -92,6 +92,13 @@ def test_unchanged_returns_same_object() -> None:
     assert normalize(changed) is not changed
 
 
+def test_leading_bom_and_astral_chars_survive() -> None:
+    assert normalize("\ufeffأ") == "\ufeffا"
+    assert normalize("😀أ👍🏽\U00010000") == "😀ا👍🏽\U00010000"
+    long_text = "أَ" * 1000 + "👍"
+    assert normalize(long_text) == "ا" * 1000 + "👍"
+
+
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
         normalize("x", True)  # type: ignore[misc]

@@ -6,7 +6,9 @@
 //!
 //! Every character has one class (see [`crate::unicode_class`]): L letters (Lu Ll Lt Lm Lo, so
 //! tatweel too), M marks (Mn Mc Me), N numbers (Nd Nl No), P punctuation (P*), S symbols (Sm Sc Sk
-//! So, Co, Cn), and separators (Z*, Cc, Cf). Tokens are the leftmost-longest matches of, in order:
+//! So, Co, Cn), and separators (Z*, Cc, Cf). Scanning left to right, separators are skipped and the
+//! class of the next char picks the rule below, which then takes as much as it can (greedy, no
+//! backtracking; this is exactly the `re` pattern of tests/reference_text.py):
 //!
 //! ```text
 //! word   = L ( L | N | M | (ZWNJ|ZWJ) followed by L or N )*
@@ -671,6 +673,51 @@ mod tests {
         for t in scan_str(s) {
             assert_eq!(&s[t.byte_start..t.byte_end], t.text);
         }
+    }
+
+    #[test]
+    fn python_glue() {
+        // Exercises the unsafe UCS4 / substring / UTF-32 paths through a real interpreter.
+        Python::initialize();
+        Python::attach(|py| -> PyResult<()> {
+            let m = PyModule::new(py, "_native")?;
+            register(&m)?;
+            crate::normalize::register(&m)?;
+            // long enough to use the heap buffer, with astral chars so the str is UCS4
+            let text = "قالَ الرئيسُ: ٣٫٥٪ 👍🏽\u{FEFF}أ ".repeat(20);
+            let tokens = m
+                .getattr("scan")?
+                .call1((text.as_str(),))?
+                .cast_into::<PyList>()?;
+            assert_eq!(tokens.len(), 7 * 20);
+            let expected = scan_str(&text);
+            for (tok, exp) in tokens.iter().zip(&expected) {
+                let tok = tok.cast_into::<Token>()?;
+                let tok = tok.get();
+                assert_eq!(tok.text.bind(py).to_str()?, exp.text);
+                assert_eq!(
+                    (tok.start, tok.end, tok.kind),
+                    (exp.span.start, exp.span.end, exp.span.kind)
+                );
+            }
+            let normalize = m.getattr("normalize")?;
+            let out = normalize.call1((text.as_str(),))?;
+            let want = crate::normalize::normalize_str(&text, &Default::default()).into_owned();
+            assert_eq!(out.cast::<PyString>()?.to_str()?, want);
+            assert!(
+                want.contains('\u{FEFF}'),
+                "U+FEFF must survive the UTF-32 decode"
+            );
+            let same = PyString::new(py, "كتب الدرس");
+            assert!(normalize.call1((&same,))?.is(&same));
+            let bad = py.eval(c"'a\\ud800'", None, None)?;
+            let err = m.getattr("scan")?.call1((&bad,)).unwrap_err();
+            assert!(err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py));
+            let err = normalize.call1((&bad,)).unwrap_err();
+            assert!(err.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py));
+            Ok(())
+        })
+        .unwrap();
     }
 
     fn mixed_text() -> impl Strategy<Value = String> {
