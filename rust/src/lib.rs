@@ -7,6 +7,7 @@ pub mod fingerprint;
 pub mod fuzzy;
 pub mod normalize;
 pub mod scan;
+pub mod unicode_class;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {

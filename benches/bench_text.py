@@ -1,0 +1,215 @@
+# ruff: noqa: RUF001, RUF002  (Arabic letters and digits in data are intended)
+"""Benchmark of `normalize` and `scan` against their pure-Python twin (tests/reference_text.py).
+
+The corpus is ~1 MB (UTF-8) of generated Arabic news-like text: words from the hunspell Arabic
+dictionary when installed (Debian package hunspell-ar), else from the word list below, with some
+diacritics and tatweel, Arabic-Indic and ASCII numbers (٣٫٥, ١٬٠٠٠, 2024), Arabic punctuation,
+Latin words and a few emoji. Nothing is downloaded. The seed is fixed, so runs are comparable.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from benches import harness
+from tests.reference_text import normalize_ref, scan_pattern, scan_ref
+
+try:
+    from tahqiq.core import normalize, scan
+except ImportError:  # core.py also imports kernels that live on other branches
+    from tahqiq._native import normalize, scan
+
+HUNSPELL_AR = Path("/usr/share/hunspell/ar.dic")
+
+FALLBACK_WORDS = """
+قال الرئيس الحكومة وزير الخارجية مجلس الأمن الدولي المتحدة الأمم الشعب الفلسطيني غزة القدس بيروت
+دمشق القاهرة عمان بغداد الرياض الدوحة تونس الجزائر الرباط الخرطوم صنعاء طرابلس مصدر مسؤول رسمي
+أعلن أكد نفى أشار أوضح صرح كشف تقرير صحيفة وكالة الأنباء مراسل قناة موقع بيان مؤتمر صحفي اجتماع
+قمة اتفاق مفاوضات هدنة وقف إطلاق النار الحرب السلام الاقتصاد التضخم البنك المركزي سعر الفائدة
+الدولار الدينار الجنيه الليرة النفط الغاز الكهرباء المياه الزراعة الصناعة التجارة الاستثمار
+الشركات السوق البورصة الأسهم الميزانية الدين العام النمو البطالة الأجور الأسعار المواطنين السكان
+اللاجئين المستشفى الصحة التعليم الجامعة المدرسة الطلاب المعلمين الأطباء المرضى الوباء اللقاح
+الانتخابات البرلمان النواب الحزب المعارضة الدستور القانون المحكمة القاضي العدالة حقوق الإنسان
+الحرية الصحافة الإعلام الشبكات الاجتماعية الإنترنت الهاتف التكنولوجيا الذكاء الاصطناعي البيانات
+في من إلى على عن مع بعد قبل خلال منذ حتى بين أمام فوق تحت هذا هذه ذلك تلك الذي التي الذين كان
+كانت يكون تكون ليس لم لن قد كل بعض أي غير سوى أن إن لأن لكن بل ثم أو أم هل ما لا نعم أيضا جدا
+يوم أمس اليوم غدا الأسبوع الشهر السنة العام الماضي المقبل الحالي صباح مساء ساعة دقيقة مليون
+مليار ألف مئة نسبة بالمئة ارتفاع انخفاض زيادة تراجع أكثر أقل أكبر أصغر جديد قديم كبير صغير
+مهم خطير عاجل رئيسي محلي إقليمي عالمي عربي إسلامي أوروبي أمريكي روسي صيني تركي إيراني مصري سوري
+لبناني أردني عراقي سعودي قطري إماراتي كويتي يمني ليبي مغربي جزائري تونسي سوداني فلسطيني مدينة
+قرية شارع منطقة محافظة ولاية دولة حدود معبر ميناء مطار طريق جسر مبنى منزل بيت عائلة أطفال نساء
+رجال شباب شيوخ عمال فلاحين تجار جنود ضباط شرطة جيش قوات هجوم غارة قصف انفجار ضحايا قتلى جرحى
+مفقودين أسرى معتقلين سجن محاكمة حكم إعدام براءة تحقيق لجنة دراسة بحث إحصاء أرقام نتائج توقعات
+""".split()
+LATIN_WORDS = ["COVID19", "UN", "NATO", "iPhone", "Reuters", "AFP", "CNN", "H2O", "GDP", "WHO"]
+EMOJI = ["👍", "👍🏽", "🇵🇸", "❤️", "😢", "👨\u200d👩\u200d👧", "🔥"]
+HARAKAT = "\u064e\u064f\u0650\u0651\u0652\u064b\u064c\u064d"
+ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩"
+
+
+def _word_list() -> list[str]:
+    if HUNSPELL_AR.exists():
+        words = []
+        for line in HUNSPELL_AR.read_text(encoding="utf-8").splitlines()[1:]:
+            word = line.split("/", 1)[0].split("\t", 1)[0].strip()
+            if word and not word.startswith(":") and not word.endswith(".dic"):
+                words.append(word)
+        if len(words) > 1000:
+            return words
+    return FALLBACK_WORDS
+
+
+def _arabic_number(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.3:
+        return "".join(rng.choice(ARABIC_INDIC) for _ in range(rng.randint(1, 4)))
+    if kind < 0.5:
+        return f"{rng.choice(ARABIC_INDIC[1:])}٫{rng.choice(ARABIC_INDIC)}"
+    if kind < 0.6:
+        return f"{rng.choice(ARABIC_INDIC[1:])}٬{''.join(rng.choice(ARABIC_INDIC) for _ in range(3))}"
+    if kind < 0.8:
+        return str(rng.randint(1990, 2030))
+    return f"{rng.randint(1, 99)}.{rng.randint(0, 9)}"
+
+
+def _decorate(word: str, rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.12:  # vocalised word
+        return "".join(c + (rng.choice(HARAKAT) if rng.random() < 0.6 else "") for c in word)
+    if r < 0.14 and len(word) > 2:  # kashida
+        i = rng.randrange(1, len(word))
+        return word[:i] + "ـ" * rng.randint(1, 3) + word[i:]
+    return word
+
+
+def make_corpus(target_bytes: int, seed: int = 1447) -> str:
+    """Generated Arabic prose of about `target_bytes` UTF-8 bytes."""
+    rng = random.Random(seed)
+    words = _word_list()
+    sentences: list[str] = []
+    size = 0
+    while size < target_bytes:
+        parts: list[str] = []
+        for i in range(rng.randint(6, 16)):
+            r = rng.random()
+            if r < 0.06:
+                parts.append(_arabic_number(rng) + ("٪" if rng.random() < 0.3 else ""))
+            elif r < 0.09:
+                parts.append(rng.choice(LATIN_WORDS))
+            elif r < 0.1:
+                parts.append(rng.choice(EMOJI))
+            elif r < 0.12:
+                parts.append(f"«{_decorate(rng.choice(words), rng)}»")
+            else:
+                parts.append(_decorate(rng.choice(words), rng))
+            if i and rng.random() < 0.08:
+                parts[-1] += "،"
+        sentence = " ".join(parts) + rng.choice(".....؟!:")
+        sentences.append(sentence)
+        size += len(sentence.encode("utf-8")) + 1
+    return "\n".join(sentences)
+
+
+def _pipeline_ours(text: str) -> list[str]:
+    return [normalize(t.text) for t in scan(text)]
+
+
+def _pipeline_ref(text: str) -> list[str]:
+    return [normalize_ref(t[0]) for t in scan_ref(text)]
+
+
+def run(ctx: harness.Context) -> list[harness.Row]:
+    target = 64_000 if ctx.quick else 1_000_000
+    repeats = 3 if ctx.quick else 7
+    text = make_corpus(target)
+    scan_pattern()  # build the twin's character classes outside the timings
+    n_tokens = len(scan(text))
+    assert _pipeline_ours(text) == _pipeline_ref(text), "native and twin disagree on the corpus"
+    assert normalize(text) == normalize_ref(text)
+    mb = len(text.encode("utf-8")) / 1e6
+    size_note = f"{mb:.2f} MB UTF-8, {len(text):,} chars, {n_tokens:,} tokens"
+    source = "hunspell-ar words" if HUNSPELL_AR.exists() else "built-in word list"
+    anchor = "Python twin (re + unicodedata + str.translate)"
+
+    rows: list[harness.Row] = []
+    ours, ref = harness.paired_medians(
+        lambda: _pipeline_ours(text), lambda: _pipeline_ref(text), repeats=repeats
+    )
+    rows.append(
+        harness.Row(
+            group="text",
+            case="scan + normalize each token",
+            ours_s=ours,
+            anchor_s=ref,
+            anchor=anchor,
+            unit=f"{mb:.2f} MB document",
+            target=">= 10x",
+            met=ref / ours >= 10,
+            notes=f"[normalize(t.text) for t in scan(text)]; {size_note}; {source}",
+        )
+    )
+    ours, ref = harness.paired_medians(
+        lambda: scan(normalize(text)), lambda: scan_ref(normalize_ref(text)), repeats=repeats
+    )
+    rows.append(
+        harness.Row(
+            group="text",
+            case="normalize document, then scan",
+            ours_s=ours,
+            anchor_s=ref,
+            anchor=anchor,
+            unit=f"{mb:.2f} MB document",
+            target=">= 10x",
+            met=ref / ours >= 10,
+            notes="scan(normalize(text))",
+        )
+    )
+    ours, ref = harness.paired_medians(lambda: scan(text), lambda: scan_ref(text), repeats=repeats)
+    rows.append(
+        harness.Row(
+            group="text",
+            case="scan",
+            ours_s=ours,
+            anchor_s=ref,
+            anchor=anchor,
+            unit=f"{mb:.2f} MB document",
+            notes="list of Token objects vs list of tuples",
+        )
+    )
+    ours, ref = harness.paired_medians(lambda: normalize(text), lambda: normalize_ref(text), repeats=repeats)
+    rows.append(
+        harness.Row(
+            group="text",
+            case="normalize document (defaults)",
+            ours_s=ours,
+            anchor_s=ref,
+            anchor=anchor,
+            unit=f"{mb:.2f} MB document",
+        )
+    )
+    words = [t.text for t in scan(text)][:20_000]
+    ours, ref = harness.paired_medians(
+        lambda: [normalize(w) for w in words], lambda: [normalize_ref(w) for w in words], repeats=repeats
+    )
+    rows.append(
+        harness.Row(
+            group="text",
+            case="normalize short tokens",
+            ours_s=ours / len(words),
+            anchor_s=ref / len(words),
+            anchor=anchor,
+            unit="token",
+            notes=f"{len(words):,} tokens of the corpus, per-call cost",
+        )
+    )
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(harness.Context()):
+        ratio = f"{row.ratio:.1f}x" if row.ratio else "-"
+        anchor_ms = (row.anchor_s or 0) * 1e3
+        print(
+            f"{row.case:32} ours {row.ours_s * 1e3:9.4f} ms  anchor {anchor_ms:9.4f} ms  {ratio} [{row.unit}]"
+        )
