@@ -14,10 +14,9 @@ import json
 import random
 
 import orjson
+from tahqiq.core import canonical_json, fingerprint
 
 from benches import harness
-
-from tahqiq.core import canonical_json, fingerprint
 
 CONTEXT = "POST /agents/access-core/submissions/judge"
 

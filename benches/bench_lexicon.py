@@ -1,7 +1,7 @@
 """`Lexicon` against rapidfuzz on a real Arabic vocabulary (Debian's hunspell-ar), in the same run.
 
-- search: `Lexicon.search` vs `rapidfuzz.process.extract(q, vocab, scorer=fuzz.ratio, limit=3, score_cutoff=65)`,
-  per query on one core, after checking that both give the same indices and scores for every query.
+- search: `Lexicon.search` vs
+  `rapidfuzz.process.extract(q, vocab, scorer=fuzz.ratio, limit=3, score_cutoff=65)`, per query on one core, after checking that both give the same indices and scores for every query.
 - search_many: `Lexicon.search_many` vs `rapidfuzz.process.cdist(..., workers=-1)` plus top-3 selection.
 - build: index construction time for the whole vocabulary, and heap bytes per entry.
 """
@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import numpy as np
 from rapidfuzz import fuzz, process
+from tahqiq.core import Lexicon
 
 from benches import harness
 from benches.data import arabic_vocabulary, perturbed_queries
-from tahqiq.core import Lexicon
 
 TOP_K = 3
 THRESHOLD = 0.65
@@ -60,7 +60,9 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     vocab = arabic_vocabulary()
     n_queries = 100 if ctx.quick else 1000
     queries = perturbed_queries(vocab, n_queries)
-    ctx.notes.append(f"lexicon: {len(vocab):,} Arabic word forms from hunspell-ar, {n_queries} perturbed queries")
+    ctx.notes.append(
+        f"lexicon: {len(vocab):,} Arabic word forms from hunspell-ar, {n_queries} perturbed queries"
+    )
     rows: list[harness.Row] = []
 
     # Build time and memory.

@@ -12,13 +12,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from tahqiq.core import normalize, scan
+
 from benches import harness
 from tests.reference_text import normalize_ref, scan_pattern, scan_ref
-
-try:
-    from tahqiq.core import normalize, scan
-except ImportError:  # core.py also imports kernels that live on other branches
-    from tahqiq._native import normalize, scan
 
 HUNSPELL_AR = Path("/usr/share/hunspell/ar.dic")
 

@@ -14,7 +14,6 @@ import pytest
 import reference_jcs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tahqiq.core import canonical_json, fingerprint
 
 # --- RFC 8785 examples -------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
-
 from tahqiq.core import Lexicon
 
 ARABIC = "ابتثجحخدذرزسشصضطظعغفقكلمنهويءآأإؤئىة"

@@ -9,11 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_text import normalize_ref
-
-try:
-    from tahqiq.core import normalize
-except ImportError:  # pragma: no cover - core.py also imports kernels that live on other branches
-    from tahqiq._native import normalize
+from tahqiq.core import normalize
 
 OPTION_NAMES = ("diacritics", "tatweel", "alef", "ya", "ta_marbuta", "digits", "punctuation")
 ALL_ON = dict.fromkeys(OPTION_NAMES, True)

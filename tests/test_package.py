@@ -10,7 +10,6 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-
 import tahqiq
 import tahqiq._native as native
 import tahqiq.core as core

@@ -10,11 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_text import char_class, scan_ref
-
-try:
-    from tahqiq.core import Token, scan
-except ImportError:  # pragma: no cover - core.py also imports kernels that live on other branches
-    from tahqiq._native import Token, scan
+from tahqiq.core import Token, scan
 
 # Arabic letters + diacritics + tatweel, Latin, ASCII and Arabic-Indic digits, number separators,
 # Arabic and ASCII punctuation, whitespace, ZWJ/ZWNJ, emoji with modifiers, VS16, keycap, flags, tags.
