@@ -1,7 +1,8 @@
 """`Lexicon` against rapidfuzz on a real Arabic vocabulary (Debian's hunspell-ar), in the same run.
 
 - search: `Lexicon.search` vs
-  `rapidfuzz.process.extract(q, vocab, scorer=fuzz.ratio, limit=3, score_cutoff=65)`, per query on one core, after checking that both give the same indices and scores for every query.
+  `rapidfuzz.process.extract(q, vocab, scorer=fuzz.ratio, limit=3, score_cutoff=65)`,
+  per query on one core, after checking that both give the same indices and scores for every query.
 - search_many: `Lexicon.search_many` vs `rapidfuzz.process.cdist(..., workers=-1)` plus top-3 selection.
 - build: index construction time for the whole vocabulary, and heap bytes per entry.
 """

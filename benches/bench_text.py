@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002  (Arabic letters and digits in data are intended)
 """Benchmark of `normalize` and `scan` against their pure-Python twin (tests/reference_text.py).
 
 The corpus is ~1 MB (UTF-8) of generated Arabic news-like text: words from the hunspell Arabic

@@ -1,5 +1,4 @@
 """Tests of `normalize` (rust/src/normalize.rs) against examples and its Python twin."""
-# ruff: noqa: RUF001  (Arabic letters and digits in test data are intended)
 
 from __future__ import annotations
 

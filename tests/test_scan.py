@@ -1,5 +1,4 @@
 """Tests of `scan` and `Token` (rust/src/scan.rs) against examples, invariants and the Python twin."""
-# ruff: noqa: RUF001  (Arabic letters and digits in test data are intended)
 
 from __future__ import annotations
 
