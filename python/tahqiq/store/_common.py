@@ -7,7 +7,10 @@ import math
 import re
 from typing import Any, cast
 
-import orjson
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson is the service's dependency; the store works without it
+    orjson = None  # type: ignore[assignment]
 
 from tahqiq.store.protocol import (
     Agent,
@@ -61,14 +64,17 @@ def peeked(rate: RateLimit, count: int, ends_at: float, now: float) -> RateDecis
 
 
 def dumps(document: dict[str, Any]) -> str:
-    try:
-        return orjson.dumps(document).decode()
-    except TypeError:  # integers beyond 64 bits, which orjson refuses and JSON allows
-        return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if orjson is not None:
+        try:
+            return orjson.dumps(document).decode()
+        except TypeError:  # integers beyond 64 bits, which orjson refuses and JSON allows
+            pass
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def loads(text: str) -> dict[str, Any]:
-    if _LONG_DIGITS.search(text) is not None:  # orjson would turn integers beyond 64 bits into floats
+    # orjson would turn integers beyond 64 bits into floats: such documents go to the json module.
+    if orjson is None or _LONG_DIGITS.search(text) is not None:
         return cast(dict[str, Any], json.loads(text))
     return cast(dict[str, Any], orjson.loads(text))
 

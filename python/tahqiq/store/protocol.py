@@ -240,7 +240,8 @@ class Store(Protocol):
         """Takes the oldest `accepted` submission no other process is working on, runs `handler` on it in a
         transaction and marks it `processed` (or `rejected` with the handler's reason, discarding its writes).
         Returns the submission as it was taken, or None when the queue is empty. Each submission is applied
-        exactly once, whatever the number of processes."""
+        exactly once, whatever the number of processes. If the handler raises, nothing is written, the
+        submission stays `accepted` (it will be taken again) and the exception propagates."""
         ...
 
     # Queues and artifacts
