@@ -141,6 +141,10 @@ class RateLimited:
 AcceptOutcome = Accepted | Replayed | KeyReused | RateLimited
 
 
+class AlreadyExists(Exception):
+    """A unique value is taken (an agent_id, app_id, kid or key_hash already stored): nothing was written."""
+
+
 class ProcessingTx(Protocol):
     """What applying one submission may read and write; all of it commits or none of it does."""
 
@@ -191,7 +195,9 @@ class Store(Protocol):
     async def list_agents(self) -> list[Agent]: ...
     async def agent_by_key_hash(self, key_hash: str) -> Agent | None: ...
     async def set_agent_status(self, agent_id: str, status: AgentStatus, now: float) -> Agent | None: ...
-    async def set_agent_key(self, agent_id: str, key_hash: str, key_prefix: str, now: float) -> Agent | None: ...
+    async def set_agent_key(
+        self, agent_id: str, key_hash: str, key_prefix: str, now: float
+    ) -> Agent | None: ...
     async def create_app(self, app_id: str, name: str, key_hash: str, key_prefix: str, now: float) -> App: ...
     async def list_apps(self) -> list[App]: ...
     async def app_by_key_hash(self, key_hash: str) -> App | None: ...
@@ -234,7 +240,8 @@ class Store(Protocol):
         """Takes the oldest `accepted` submission no other process is working on, runs `handler` on it in a
         transaction and marks it `processed` (or `rejected` with the handler's reason, discarding its writes).
         Returns the submission as it was taken, or None when the queue is empty. Each submission is applied
-        exactly once, whatever the number of processes."""
+        exactly once, whatever the number of processes. If the handler raises, nothing is written, the
+        submission stays `accepted` (it will be taken again) and the exception propagates."""
         ...
 
     # Queues and artifacts
