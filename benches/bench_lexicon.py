@@ -61,9 +61,7 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     vocab = arabic_vocabulary()
     n_queries = 100 if ctx.quick else 1000
     queries = perturbed_queries(vocab, n_queries)
-    ctx.notes.append(
-        f"lexicon: {len(vocab):,} Arabic word forms from hunspell-ar, {n_queries} perturbed queries"
-    )
+    ctx.notes.append(f"lexicon: {len(vocab):,} Arabic word forms from hunspell-ar, {n_queries} perturbed queries")
     rows: list[harness.Row] = []
 
     # Build time and memory.

@@ -129,9 +129,7 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     anchor = "Python twin (re + unicodedata + str.translate)"
 
     rows: list[harness.Row] = []
-    ours, ref = harness.paired_medians(
-        lambda: _pipeline_ours(text), lambda: _pipeline_ref(text), repeats=repeats
-    )
+    ours, ref = harness.paired_medians(lambda: _pipeline_ours(text), lambda: _pipeline_ref(text), repeats=repeats)
     rows.append(
         harness.Row(
             group="text",
@@ -206,6 +204,4 @@ if __name__ == "__main__":
     for row in run(harness.Context()):
         ratio = f"{row.ratio:.1f}x" if row.ratio else "-"
         anchor_ms = (row.anchor_s or 0) * 1e3
-        print(
-            f"{row.case:32} ours {row.ours_s * 1e3:9.4f} ms  anchor {anchor_ms:9.4f} ms  {ratio} [{row.unit}]"
-        )
+        print(f"{row.case:32} ours {row.ours_s * 1e3:9.4f} ms  anchor {anchor_ms:9.4f} ms  {ratio} [{row.unit}]")

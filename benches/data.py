@@ -14,9 +14,7 @@ def arabic_vocabulary(path: Path = HUNSPELL_AR) -> list[str]:
     Lines look like `word/flags<TAB>morph`; the file also carries a stop-word section with ':' banners.
     """
     if not path.exists():
-        raise SystemExit(
-            f"{path} is missing: run `benches/setup` (it installs Debian's hunspell-ar) and try again"
-        )
+        raise SystemExit(f"{path} is missing: run `benches/setup` (it installs Debian's hunspell-ar) and try again")
     forms: set[str] = set()
     with path.open(encoding="utf-8") as lines:
         next(lines)  # the first line is the entry count

@@ -58,8 +58,7 @@ def render(rows: list[harness.Row], ctx: harness.Context, suites: list[str]) -> 
     lines = [
         "# Benchmark results",
         "",
-        f"Written by `python -m benches.run{' --quick' if ctx.quick else ''}` on {when}; "
-        f"suites: {', '.join(suites)}.",
+        f"Written by `python -m benches.run{' --quick' if ctx.quick else ''}` on {when}; suites: {', '.join(suites)}.",
         "Times are medians per unit; ratio = anchor time / tahqiq time, both measured in this run.",
         "",
         *[f"- {fact}" for fact in machine_facts()],
@@ -80,9 +79,7 @@ def render(rows: list[harness.Row], ctx: harness.Context, suites: list[str]) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes: checks the benchmarks run")
     parser.add_argument("--only", default=",".join(SUITES), help=f"comma-separated suites of {SUITES}")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("RESULTS.md"))

@@ -112,9 +112,7 @@ async def _empty_tables(url: str) -> None:
             "WHERE schemaname = 'public' AND tablename <> 'schema_migrations'"
         )
         async with conn.transaction():
-            await conn.execute(
-                "SET LOCAL session_replication_role = replica"
-            )  # no foreign-key order to follow
+            await conn.execute("SET LOCAL session_replication_role = replica")  # no foreign-key order to follow
             for (table,) in tables:
                 await conn.execute(f"DELETE FROM {table}")
     finally:

@@ -68,9 +68,7 @@ def test_search_equals_rapidfuzz_brute_force(alphabet: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(vocab_and_query(MIXED), st.lists(words(MIXED), max_size=20), search_args)
-def test_search_many_equals_search(
-    data: tuple[list[str], str], queries: list[str], args: tuple[int, float]
-) -> None:
+def test_search_many_equals_search(data: tuple[list[str], str], queries: list[str], args: tuple[int, float]) -> None:
     vocab, query = data
     lexicon = Lexicon(vocab)
     queries = [query, *queries]

@@ -46,9 +46,7 @@ def new_submission(
     submission_id = uid()
     payload = payload if payload is not None else {"work_type": "split", "results": [{"text": "x"}]}
     body = f'{{"submission_id":"{submission_id}"}}'.encode()
-    return NewSubmission(
-        submission_id, agent_id, role_id, str(payload.get("work_type")), payload, status, body
-    )
+    return NewSubmission(submission_id, agent_id, role_id, str(payload.get("work_type")), payload, status, body)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -90,9 +88,7 @@ async def store(factory: Factory) -> Store:
 
 
 @pytest.fixture
-async def empty_factory(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> AsyncIterator[Factory]:
+async def empty_factory(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Factory]:
     """Opens stores on an empty database (no schema yet)."""
     if backend == "sqlite":
         path = str(tmp_path / "empty.db")
@@ -640,9 +636,7 @@ async def test_the_transaction_sees_its_own_writes(store: Store) -> None:
     (claim,) = await store.pending_claims("evidence_seeker", 10)
     for agent_id, role in [(seeker, "evidence_seeker"), (critic, "methodology_critic")]:
         payload = {"work_type": "review", "results": [{"claim_id": claim.claim_id, "n": role}]}
-        await store.accept_submission(
-            new_submission(agent_id, payload, role_id=role), uid(), "f", RATE, T0 + 2
-        )
+        await store.accept_submission(new_submission(agent_id, payload, role_id=role), uid(), "f", RATE, T0 + 2)
     observed: list[tuple[set[str], set[str], Any]] = []
 
     async def review(tx: ProcessingTx, submission: Submission) -> Applied:
@@ -694,9 +688,7 @@ async def test_claim_status_of_unknown_claims(store: Store) -> None:
     seen: list[Any] = []
 
     async def look(tx: ProcessingTx, submission: Submission) -> Applied:
-        seen.extend(
-            [await tx.claim_status(12345), await tx.claim_status(2**80), await tx.artifact_roles(2**80)]
-        )
+        seen.extend([await tx.claim_status(12345), await tx.claim_status(2**80), await tx.artifact_roles(2**80)])
         return Applied()
 
     await store.process_next(look, T0)
@@ -706,9 +698,7 @@ async def test_claim_status_of_unknown_claims(store: Store) -> None:
 async def test_each_submission_is_applied_once_by_concurrent_processors(factory: Factory) -> None:
     one, two = await factory(), await factory()
     agent_id = await make_agent(one)
-    news = [
-        new_submission(agent_id, {"work_type": "split", "results": [{"text": f"c{i}"}]}) for i in range(20)
-    ]
+    news = [new_submission(agent_id, {"work_type": "split", "results": [{"text": f"c{i}"}]}) for i in range(20)]
     for i, n in enumerate(news):
         await one.accept_submission(n, uid(), "f", RATE, T0 + i)
     applied: list[tuple[str, str]] = []
@@ -796,9 +786,7 @@ async def test_queues_list_oldest_first_and_honour_the_limit(store: Store) -> No
         await tx.set_claim_status(ids[2], "verdict_issued", T0 + 5)
         return Applied()
 
-    await store.accept_submission(
-        new_submission(agent_id, payload, role_id="evidence_seeker"), uid(), "f", RATE, T0
-    )
+    await store.accept_submission(new_submission(agent_id, payload, role_id="evidence_seeker"), uid(), "f", RATE, T0)
     await store.process_next(advance, T0 + 5)
     assert [c.text for c in await store.pending_claims("evidence_seeker", 50)] == []
     assert [c.text for c in await store.pending_claims("methodology_critic", 50)] == ["a"]
@@ -857,9 +845,7 @@ async def test_prune_drops_only_what_has_expired(store: Store) -> None:
     # The old idempotency record is gone (the key is new again); the recent one still replays.
     again = new_submission(agent_id)
     assert isinstance(await store.accept_submission(again, old_key, "other", RATE, T0 + 150), Accepted)
-    assert await store.accept_submission(again, new_key, "f", RATE, T0 + 150) == Replayed(
-        202, new.response_body
-    )
+    assert await store.accept_submission(again, new_key, "f", RATE, T0 + 150) == Replayed(202, new.response_body)
     # Submissions themselves are kept.
     assert await store.get_submission(old.submission_id) is not None
 

@@ -2,7 +2,7 @@
 from collections.abc import Sequence
 from typing import Final, Literal, final
 
-__all__ = ["__version__", "normalize", "Token", "scan", "Lexicon", "canonical_json", "fingerprint"]
+__all__ = ["Lexicon", "Token", "__version__", "canonical_json", "fingerprint", "normalize", "scan"]
 
 __version__: Final[str]
 
@@ -19,6 +19,7 @@ def normalize(
     digits: bool = False,
     punctuation: bool = False,
 ) -> str: ...
+
 @final
 class Token:
     @property
@@ -34,6 +35,7 @@ class Token:
     def __hash__(self) -> int: ...
 
 def scan(text: str) -> list[Token]: ...
+
 @final
 class Lexicon:
     def __new__(cls, entries: Sequence[str]) -> Lexicon: ...

@@ -1,17 +1,31 @@
 """The `tahqiq` command line (also `python -m tahqiq`).
 
-This first cut exposes the text kernels for shell use; the service commands (`serve`, `agents`, `apps`,
-`keys`, `tokens`, `migrate`, `corpus`) are added by the areas that own them.
+    tahqiq serve [--host H] [--port P] [--workers N] [--areas a,b] [--database-url URL]
+    tahqiq migrate
+    tahqiq agents create --role ROLE [--name N] [--json] | list | show ID | suspend ID | activate ID | rotate-key ID
+    tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
+    tahqiq keys rotate
+    tahqiq tokens revoke JTI [--expires-at EPOCH]
+    tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
+
+Settings come from `TAHQIQ_*` variables (see README.md); flags override them. Secrets are printed once, by
+the command that creates them, and stored only as hashes.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import os
 import sys
-from collections.abc import Sequence
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from tahqiq import __version__
+from tahqiq.config import Settings, SettingsError
 from tahqiq.core import canonical_json, fingerprint, normalize, scan
 
 NORMALIZE_FLAGS = ("diacritics", "tatweel", "alef", "ya", "ta_marbuta", "digits", "punctuation")
@@ -49,6 +63,236 @@ def _cmd_fingerprint(args: argparse.Namespace) -> int:
     return 0
 
 
+# Service administration -------------------------------------------------------------------------------
+
+
+def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
+    return Settings.from_env(os.environ, database_url=getattr(args, "database_url", None), **overrides)
+
+
+def _with_store(args: argparse.Namespace, work: Callable[[Any, Settings], Awaitable[int]]) -> int:
+    """Runs `work(store, settings)` against a migrated store and closes it."""
+    from tahqiq.store import open_store
+
+    settings = _settings(args)
+
+    async def run() -> int:
+        store = open_store(settings.database_url)
+        await store.open()
+        try:
+            await store.migrate()
+            return await work(store, settings)
+        finally:
+            await store.close()
+
+    return asyncio.run(run())
+
+
+def _print(data: Any, as_json: bool, lines: Sequence[str]) -> None:
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print("\n".join(lines))
+
+
+def _agent_json(agent: Any) -> dict[str, Any]:
+    from tahqiq.access.roles import scopes_of
+    from tahqiq.access.service import iso
+
+    return {
+        "agent_id": agent.agent_id,
+        "name": agent.name,
+        "role_id": agent.role_id,
+        "scopes": list(scopes_of(agent.role_id)),
+        "status": agent.status,
+        "key_prefix": agent.key_prefix,
+        "created_at": iso(agent.created_at),
+    }
+
+
+def _cmd_agents(args: argparse.Namespace) -> int:
+    from tahqiq.access import keys
+    from tahqiq.access.roles import ROLES, scopes_of
+
+    async def work(store: Any, _settings: Settings) -> int:
+        now = time.time()
+        if args.action == "create":
+            if args.role not in ROLES:
+                print(f"tahqiq agents create: --role must be one of {', '.join(ROLES)}", file=sys.stderr)
+                return 2
+            api_key = keys.new_secret(keys.AGENT_KEY_PREFIX)
+            agent_id = str(uuid.uuid4())
+            name = args.name or f"{args.role}-{agent_id[:8]}"
+            await store.create_agent(
+                agent_id,
+                name,
+                args.role,
+                keys.key_hash(api_key),
+                keys.display_prefix(api_key, keys.AGENT_KEY_PREFIX),
+                now,
+            )
+            data = {
+                "agent_id": agent_id,
+                "api_key": api_key,
+                "role_id": args.role,
+                "scopes": list(scopes_of(args.role)),
+            }
+            _print(
+                data,
+                args.json,
+                [
+                    f"agent_id  {agent_id}",
+                    f"role_id   {args.role}",
+                    f"api_key   {api_key}",
+                    "(the API key is shown only now; store it safely)",
+                ],
+            )
+            return 0
+        if args.action == "list":
+            agents = [_agent_json(a) for a in await store.list_agents()]
+            _print(
+                agents, args.json, [f"{a['agent_id']}  {a['role_id']:<18} {a['status']:<9} {a['name']}" for a in agents]
+            )
+            return 0
+        agent = await store.get_agent(args.agent_id)
+        if agent is None:
+            print(f"tahqiq agents {args.action}: no agent {args.agent_id}", file=sys.stderr)
+            return 1
+        if args.action in ("suspend", "activate"):
+            agent = await store.set_agent_status(
+                agent.agent_id, "suspended" if args.action == "suspend" else "active", now
+            )
+        elif args.action == "rotate-key":
+            api_key = keys.new_secret(keys.AGENT_KEY_PREFIX)
+            agent = await store.set_agent_key(
+                agent.agent_id, keys.key_hash(api_key), keys.display_prefix(api_key, keys.AGENT_KEY_PREFIX), now
+            )
+            data = {"agent_id": agent.agent_id, "api_key": api_key}
+            _print(
+                data,
+                args.json,
+                [
+                    f"agent_id  {agent.agent_id}",
+                    f"api_key   {api_key}",
+                    "(the old key no longer works; the new one is shown only now)",
+                ],
+            )
+            return 0
+        row = _agent_json(agent)
+        _print(row, args.json, [f"{k:<11} {v}" for k, v in row.items()])
+        return 0
+
+    return _with_store(args, work)
+
+
+def _cmd_apps(args: argparse.Namespace) -> int:
+    from tahqiq.access import keys
+    from tahqiq.access.service import iso
+
+    async def work(store: Any, settings: Settings) -> int:
+        if args.action == "list":
+            apps = [
+                {
+                    "app_id": a.app_id,
+                    "name": a.name,
+                    "key_prefix": a.key_prefix,
+                    "created_at": iso(a.created_at),
+                    "first_party": a.app_id == settings.first_party_app_id,
+                }
+                for a in await store.list_apps()
+            ]
+            _print(
+                apps,
+                args.json,
+                [f"{a['app_id']}  {a['name']}{'  (first party)' if a['first_party'] else ''}" for a in apps],
+            )
+            return 0
+        if args.first_party and args.app_id:
+            print("tahqiq apps create: give --app-id or --first-party, not both", file=sys.stderr)
+            return 2
+        app_id = settings.first_party_app_id if args.first_party else (args.app_id or str(uuid.uuid4()))
+        try:
+            app_id = str(uuid.UUID(app_id))
+        except ValueError:
+            print(f"tahqiq apps create: --app-id must be a UUID, got {app_id!r}", file=sys.stderr)
+            return 2
+        app_key = keys.new_secret(keys.APP_KEY_PREFIX)
+        await store.create_app(
+            app_id, args.name, keys.key_hash(app_key), keys.display_prefix(app_key, keys.APP_KEY_PREFIX), time.time()
+        )
+        data = {"app_id": app_id, "app_key": app_key, "name": args.name}
+        _print(data, args.json, [f"app_id   {app_id}", f"app_key  {app_key}", "(the app key is shown only now)"])
+        return 0
+
+    return _with_store(args, work)
+
+
+def _cmd_keys(args: argparse.Namespace) -> int:
+    from tahqiq.access.tokens import rotate
+
+    async def work(store: Any, settings: Settings) -> int:
+        kid = await rotate(store, settings.with_secret_key().secret_key, time.time())
+        _print({"kid": kid}, args.json, [f"new signing key {kid}; older keys verify until their tokens expire"])
+        return 0
+
+    return _with_store(args, work)
+
+
+def _cmd_tokens(args: argparse.Namespace) -> int:
+    from tahqiq.access.tokens import MAX_TTL_S
+
+    try:
+        jti = str(uuid.UUID(args.jti))
+    except ValueError:
+        print(f"tahqiq tokens revoke: JTI must be a UUID, got {args.jti!r}", file=sys.stderr)
+        return 2
+
+    async def work(store: Any, settings: Settings) -> int:
+        # Kept until the token would have expired; without --expires-at, the longest a token can live.
+        expires_at = args.expires_at or time.time() + MAX_TTL_S + settings.clock_skew_s
+        await store.revoke_token(jti, expires_at)
+        _print({"jti": jti, "revoked": True}, args.json, [f"revoked {jti}"])
+        return 0
+
+    return _with_store(args, work)
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    async def work(store: Any, _settings: Settings) -> int:
+        version = await store.schema_version()
+        _print({"schema_version": version}, args.json, [f"schema at version {version}"])
+        return 0
+
+    return _with_store(args, work)
+
+
+async def _migrated(_store: Any, _settings: Settings) -> int:
+    return 0  # _with_store has applied the migrations
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from granian import Granian
+    from granian.constants import Interfaces, Loops
+    from granian.log import LogLevels
+
+    settings = _settings(args, host=args.host, port=args.port, workers=args.workers, areas=args.areas).with_secret_key()
+    _with_store(argparse.Namespace(database_url=settings.database_url), _migrated)  # once, before the workers
+    os.environ.update(settings.to_env())  # the workers rebuild the same settings from these
+    Granian(
+        "tahqiq.app:app_from_env",
+        factory=True,
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.ASGI,
+        workers=settings.workers,
+        loop=Loops.uvloop,
+        log_level=LogLevels(settings.log_level),
+        log_access=settings.access_log,
+        backlog=2048,
+    ).serve()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tahqiq", description="tahqiq: verification service and its kernels")
     parser.add_argument("--version", action="version", version=f"tahqiq {__version__}")
@@ -76,12 +320,73 @@ def build_parser() -> argparse.ArgumentParser:
     fp.add_argument("--context", default="", help="context hashed before the body, e.g. 'POST /path'")
     fp.add_argument("--canonical", action="store_true", help="print the RFC 8785 canonical form instead")
     fp.set_defaults(run=_cmd_fingerprint)
+
+    # Options every administration command takes, after its last word (`tahqiq apps create --json`).
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--database-url", help="overrides TAHQIQ_DATABASE_URL")
+    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    def admin(name: str, help: str, leaf: bool = True) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, parents=[common] if leaf else [])
+
+    serve = admin("serve", "run the HTTP service (applies migrations, starts the submission processor)")
+    serve.add_argument("--host", help="overrides TAHQIQ_HOST (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="overrides TAHQIQ_PORT (default 8000)")
+    serve.add_argument("--workers", type=int, help="overrides TAHQIQ_WORKERS (default 1; >1 needs PostgreSQL)")
+    serve.add_argument("--areas", help="overrides TAHQIQ_AREAS: comma-separated subset of the areas")
+    serve.set_defaults(run=_cmd_serve)
+
+    admin("migrate", "apply pending schema migrations and print the schema version").set_defaults(run=_cmd_migrate)
+
+    agents = admin("agents", "create and manage agents", leaf=False)
+    agents_actions = agents.add_subparsers(dest="action", required=True, metavar="ACTION")
+    create = agents_actions.add_parser("create", help="create an agent and print its API key once", parents=[common])
+    create.add_argument("--role", required=True, help="claim_splitter | evidence_seeker | methodology_critic | judge")
+    create.add_argument("--name", help="a name for people (default: role and id)")
+    agents_actions.add_parser("list", help="list agents", parents=[common])
+    for action, text in (
+        ("show", "show one agent"),
+        ("suspend", "suspend an agent: its key stops minting and its tokens stop verifying"),
+        ("activate", "re-activate a suspended agent"),
+        ("rotate-key", "replace an agent's API key and print the new one once"),
+    ):
+        agents_actions.add_parser(action, help=text, parents=[common]).add_argument("agent_id")
+    agents.set_defaults(run=_cmd_agents)
+
+    apps = admin("apps", "create and list applications that verify tokens", leaf=False)
+    apps_actions = apps.add_subparsers(dest="action", required=True, metavar="ACTION")
+    app_create = apps_actions.add_parser("create", help="create an app and print its key once", parents=[common])
+    app_create.add_argument("--name", required=True)
+    app_create.add_argument("--app-id", help="the app's UUID (default: a new one)")
+    app_create.add_argument("--first-party", action="store_true", help="use AGENT_FIRST_PARTY_APP_ID as the id")
+    apps_actions.add_parser("list", help="list apps", parents=[common])
+    apps.set_defaults(run=_cmd_apps)
+
+    keys_cmd = admin("keys", "signing keys", leaf=False)
+    keys_cmd.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
+        "rotate", help="add a new signing key; old ones verify until their tokens expire", parents=[common]
+    )
+    keys_cmd.set_defaults(run=_cmd_keys)
+
+    tokens = admin("tokens", "identity tokens", leaf=False)
+    revoke = tokens.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(
+        "revoke", help="revoke one token by its jti", parents=[common]
+    )
+    revoke.add_argument("jti")
+    revoke.add_argument(
+        "--expires-at", type=float, help="epoch seconds when the token expires (keeps the record that long)"
+    )
+    tokens.set_defaults(run=_cmd_tokens)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except SettingsError as exc:
+        print(f"tahqiq {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

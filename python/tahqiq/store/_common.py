@@ -34,9 +34,7 @@ AGENT_COLUMNS = "agent_id, name, role_id, status, key_prefix, created_at"
 APP_COLUMNS = "app_id, name, key_prefix, created_at"
 KEY_COLUMNS = "kid, public_key, private_key_enc, created_at, retired_at"
 CLAIM_COLUMNS = "claim_id, text, status, created_at"
-SUBMISSION_COLUMNS = (
-    "submission_id, agent_id, role_id, work_type, payload, status, reason, created_at, processed_at"
-)
+SUBMISSION_COLUMNS = "submission_id, agent_id, role_id, work_type, payload, status, reason, created_at, processed_at"
 ARTIFACT_COLUMNS = "artifact_id, claim_id, role_id, agent_id, submission_id, work_type, content, created_at"
 
 

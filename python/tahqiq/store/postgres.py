@@ -105,9 +105,7 @@ class PostgresStore:
                         "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
                         "name text NOT NULL, applied_at double precision NOT NULL)"
                     )
-                    done = await conn.fetchval(
-                        "SELECT 1 FROM schema_migrations WHERE version = $1", migration.version
-                    )
+                    done = await conn.fetchval("SELECT 1 FROM schema_migrations WHERE version = $1", migration.version)
                     if done:
                         continue
                     await conn.execute(migration.sql)
@@ -187,8 +185,7 @@ class PostgresStore:
     async def create_app(self, app_id: str, name: str, key_hash: str, key_prefix: str, now: float) -> App:
         try:
             await self.pool.execute(
-                "INSERT INTO apps (app_id, name, key_hash, key_prefix, created_at) "
-                "VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO apps (app_id, name, key_hash, key_prefix, created_at) VALUES ($1, $2, $3, $4, $5)",
                 app_id,
                 name,
                 key_hash,
@@ -272,9 +269,7 @@ class PostgresStore:
             while True:
                 try:
                     async with conn.transaction():
-                        outcome = await self._accept(
-                            conn, new, idempotency_key, fingerprint, payload, rate, now
-                        )
+                        outcome = await self._accept(conn, new, idempotency_key, fingerprint, payload, rate, now)
                 except _Rollback as rollback:
                     return rollback.value
                 if outcome is not None:
@@ -313,9 +308,7 @@ class PostgresStore:
             return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == fingerprint else KeyReused()
         decision = await _count_rate(conn, f"submit:{new.agent_id}", rate, now)
         if not decision.allowed:
-            raise _Rollback(
-                RateLimited(decision)
-            )  # rolls back the key and the counted unit: a 429 costs nothing
+            raise _Rollback(RateLimited(decision))  # rolls back the key and the counted unit: a 429 costs nothing
         await conn.execute(
             "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, reason, "
             "created_at, processed_at) VALUES ($1, $2, $3, $4, $5, 'accepted', NULL, $6, NULL)",
@@ -403,8 +396,7 @@ class PostgresStore:
             return []
         if role_id is None:
             rows = await self._fetch(
-                f"SELECT {c.ARTIFACT_COLUMNS} FROM artifacts WHERE claim_id = $1 "
-                "ORDER BY created_at, artifact_id",
+                f"SELECT {c.ARTIFACT_COLUMNS} FROM artifacts WHERE claim_id = $1 ORDER BY created_at, artifact_id",
                 claim_id,
             )
         else:
@@ -455,9 +447,7 @@ class _PgTx:
             "UPDATE claims SET status = $2, updated_at = $3 WHERE claim_id = $1", claim_id, status, now
         )
 
-    async def insert_artifact(
-        self, claim_id: int, submission: Submission, content: dict[str, Any], now: float
-    ) -> int:
+    async def insert_artifact(self, claim_id: int, submission: Submission, content: dict[str, Any], now: float) -> int:
         artifact_id = await self._c().fetchval(
             "INSERT INTO artifacts (claim_id, role_id, agent_id, submission_id, work_type, content, "
             "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING artifact_id",

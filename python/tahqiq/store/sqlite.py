@@ -133,9 +133,7 @@ class SqliteStore:
             if not self._memory:
                 self._reader = self._connect(query_only=True)
                 if self._read_mode == "thread":
-                    self._reader_pool = ThreadPoolExecutor(
-                        max_workers=1, thread_name_prefix="tahqiq-sqlite-reader"
-                    )
+                    self._reader_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tahqiq-sqlite-reader")
         except BaseException:
             await self.close()
             raise
@@ -252,9 +250,7 @@ class SqliteStore:
             if sqlite3.complete_statement(statement):
                 conn.execute(statement)
                 statement = ""
-        leftover = [
-            line for line in statement.splitlines() if line.strip() and not line.strip().startswith("--")
-        ]
+        leftover = [line for line in statement.splitlines() if line.strip() and not line.strip().startswith("--")]
         if leftover:
             raise RuntimeError(f"migration {migration.version}: incomplete statement {statement!r}")
         conn.execute(
@@ -264,9 +260,7 @@ class SqliteStore:
         return True
 
     async def schema_version(self) -> int:
-        exists = await self._read_one(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        )
+        exists = await self._read_one("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
         if exists is None:
             return 0
         row = await self._read_one("SELECT coalesce(max(version), 0) FROM schema_migrations")
@@ -304,8 +298,7 @@ class SqliteStore:
         def run(conn: sqlite3.Connection) -> Row | None:
             return _one(
                 conn,
-                "UPDATE agents SET status = ?, updated_at = ? WHERE agent_id = ? "
-                f"RETURNING {c.AGENT_COLUMNS}",
+                f"UPDATE agents SET status = ?, updated_at = ? WHERE agent_id = ? RETURNING {c.AGENT_COLUMNS}",
                 (status, now, agent_id),
             )
 
@@ -534,8 +527,7 @@ class SqliteStore:
             return []
         if role_id is None:
             rows = await self._read(
-                f"SELECT {c.ARTIFACT_COLUMNS} FROM artifacts WHERE claim_id = ? "
-                "ORDER BY created_at, artifact_id",
+                f"SELECT {c.ARTIFACT_COLUMNS} FROM artifacts WHERE claim_id = ? ORDER BY created_at, artifact_id",
                 (claim_id,),
             )
         else:
@@ -571,9 +563,7 @@ class _SqliteTx:
     async def claim_status(self, claim_id: int) -> ClaimStatus | None:
         if not c.fits_int64(claim_id):
             return None
-        row = await self._run(
-            partial(_one, sql="SELECT status FROM claims WHERE claim_id = ?", params=(claim_id,))
-        )
+        row = await self._run(partial(_one, sql="SELECT status FROM claims WHERE claim_id = ?", params=(claim_id,)))
         return row[0] if row else None
 
     async def insert_claim(self, text: str, now: float) -> int:
@@ -591,15 +581,11 @@ class _SqliteTx:
 
     async def set_claim_status(self, claim_id: int, status: ClaimStatus, now: float) -> None:
         def run(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "UPDATE claims SET status = ?, updated_at = ? WHERE claim_id = ?", (status, now, claim_id)
-            )
+            conn.execute("UPDATE claims SET status = ?, updated_at = ? WHERE claim_id = ?", (status, now, claim_id))
 
         await self._run(run)
 
-    async def insert_artifact(
-        self, claim_id: int, submission: Submission, content: dict[str, Any], now: float
-    ) -> int:
+    async def insert_artifact(self, claim_id: int, submission: Submission, content: dict[str, Any], now: float) -> int:
         text = c.dumps(content)
 
         def run(conn: sqlite3.Connection) -> int:
@@ -626,8 +612,6 @@ class _SqliteTx:
         if not c.fits_int64(claim_id):
             return set()
         rows = await self._run(
-            partial(
-                _rows, sql="SELECT DISTINCT role_id FROM artifacts WHERE claim_id = ?", params=(claim_id,)
-            )
+            partial(_rows, sql="SELECT DISTINCT role_id FROM artifacts WHERE claim_id = ?", params=(claim_id,))
         )
         return {row[0] for row in rows}

@@ -1,0 +1,446 @@
+"""The OpenAPI 3.1 description of Area A (`/agents/openapi.json`) and the discovery manifest.
+
+Written by hand from the interface and decisions, and checked against the live service by schemathesis
+(tests/test_openapi_live.py): every answer the service gives must be one this document describes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tahqiq.access.roles import ROLES
+
+UUID = {"type": "string", "format": "uuid"}
+DATE_TIME = {"type": "string", "format": "date-time"}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+def _problem(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "description": description,
+        "content": {"application/problem+json": {"schema": _ref("Problem")}},
+    }
+    if headers:
+        out["headers"] = headers
+    return out
+
+
+_INT_HEADER = {"schema": {"type": "integer", "minimum": 0}}
+RATE_HEADERS = {
+    "X-RateLimit-Limit": {**_INT_HEADER, "description": "submissions allowed per window"},
+    "X-RateLimit-Remaining": {**_INT_HEADER, "description": "submissions left in the current window"},
+    "RateLimit-Policy": {"schema": {"type": "string"}, "description": 'IETF form, e.g. "default";q=120;w=60'},
+    "RateLimit": {"schema": {"type": "string"}, "description": 'IETF form, e.g. "default";r=57;t=31'},
+}
+RETRY_AFTER = {"Retry-After": {**_INT_HEADER, "description": "seconds to wait before retrying"}}
+
+COMMON_ERRORS = {
+    "413": _problem("The body is larger than the service accepts."),
+    "500": _problem("Unexpected failure; nothing partial was stored."),
+}
+IDENTITY: list[dict[str, list[str]]] = [{"AgentIdentity": []}]
+
+
+def _queue(summary: str, readers: str) -> dict[str, Any]:
+    return {
+        "get": {
+            "summary": summary,
+            "description": f"Claims oldest first. Readable by {readers}.",
+            "security": IDENTITY,
+            "parameters": [
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 50},
+                }
+            ],
+            "responses": {
+                "200": _json(_ref("ClaimList"), "The queue."),
+                "401": _problem("Missing or invalid identity token (error_code AUTH_INVALID)."),
+                "403": _problem("The agent's role may not read this queue."),
+                "422": _problem("Invalid `limit`."),
+                "500": COMMON_ERRORS["500"],
+            },
+        }
+    }
+
+
+def openapi_document(version: str) -> dict[str, Any]:
+    schemas: dict[str, Any] = {
+        "Problem": {
+            "type": "object",
+            "description": "RFC 9457 problem details.",
+            "required": ["type", "title", "status", "detail", "instance"],
+            "properties": {
+                "type": {"type": "string", "format": "uri"},
+                "title": {"type": "string"},
+                "status": {"type": "integer"},
+                "detail": {"type": "string"},
+                "instance": {"type": "string"},
+                "error_code": {"type": "string"},
+                "errors": {
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+        "IdentityTokenRequest": {
+            "type": "object",
+            "properties": {
+                "audience": {**UUID, "description": "app id the token is for; default the first-party app"},
+                "ttl": {"type": "integer", "minimum": 60, "maximum": 3600, "default": 900},
+            },
+        },
+        "IdentityToken": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {
+                "data": {
+                    "type": "object",
+                    "required": ["token", "expires_at", "jti", "agent_id"],
+                    "properties": {
+                        "token": {"type": "string", "description": "EdDSA JWT"},
+                        "expires_at": DATE_TIME,
+                        "jti": UUID,
+                        "agent_id": UUID,
+                    },
+                }
+            },
+        },
+        "VerifyRequest": {
+            "type": "object",
+            "required": ["token"],
+            "properties": {"token": {"type": "string", "minLength": 1}, "audience": UUID},
+        },
+        "VerificationSuccess": {
+            "type": "object",
+            "required": ["success", "valid", "agent"],
+            "properties": {
+                "success": {"const": True},
+                "valid": {"const": True},
+                "agent": {
+                    "type": "object",
+                    "required": ["agent_id", "role_id", "scopes", "status", "contract_version", "token_expiry"],
+                    "properties": {
+                        "agent_id": UUID,
+                        "role_id": {"type": "string", "enum": list(ROLES)},
+                        "scopes": {"type": "array", "items": {"type": "string"}},
+                        "status": {"type": "string", "enum": ["active"]},
+                        "contract_version": {"type": "string"},
+                        "token_expiry": DATE_TIME,
+                    },
+                },
+            },
+        },
+        "VerificationFailure": {
+            "type": "object",
+            "required": ["success", "error_code", "message"],
+            "properties": {
+                "success": {"const": False},
+                "error_code": {"type": "string", "enum": ["AUTH_INVALID"]},
+                "message": {"type": "string"},
+            },
+        },
+        "SubmissionPayload": {
+            "type": "object",
+            "required": ["work_type", "results"],
+            "properties": {
+                "work_type": {"type": "string", "minLength": 1, "maxLength": 200},
+                "results": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"type": "object"},
+                    "description": "claim_splitter: {text}; evidence_seeker, methodology_critic: {claim_id}; "
+                    "judge: {claim_id, verdict}. Other fields are kept as given.",
+                },
+                "metadata": {"type": "object"},
+            },
+        },
+        "SubmissionAck": {
+            "type": "object",
+            "required": ["submission_id", "status", "message"],
+            "properties": {
+                "submission_id": UUID,
+                "status": {"type": "string", "enum": ["accepted"]},
+                "message": {"type": "string"},
+            },
+        },
+        "SubmissionStatus": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {
+                "data": {
+                    "type": "object",
+                    "required": ["submission_id", "role_id", "work_type", "status", "created_at"],
+                    "properties": {
+                        "submission_id": UUID,
+                        "role_id": {"type": "string", "enum": list(ROLES)},
+                        "work_type": {"type": "string"},
+                        "status": {"type": "string", "enum": ["accepted", "processed", "rejected"]},
+                        "reason": {"type": ["string", "null"]},
+                        "results": {"type": "integer"},
+                        "created_at": DATE_TIME,
+                        "processed_at": {"anyOf": [DATE_TIME, {"type": "null"}]},
+                    },
+                }
+            },
+        },
+        "Claim": {
+            "type": "object",
+            "required": ["claim_id", "text", "status", "created_at"],
+            "properties": {
+                "claim_id": {"type": "integer"},
+                "text": {"type": "string"},
+                "status": {"type": "string", "enum": ["pending_evidence", "ready_for_verdict", "verdict_issued"]},
+                "created_at": DATE_TIME,
+            },
+        },
+        "ClaimList": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {"data": {"type": "array", "items": _ref("Claim")}},
+        },
+        "Artifact": {
+            "type": "object",
+            "required": [
+                "artifact_id",
+                "claim_id",
+                "role_id",
+                "agent_id",
+                "submission_id",
+                "work_type",
+                "content",
+                "created_at",
+            ],
+            "properties": {
+                "artifact_id": {"type": "integer"},
+                "claim_id": {"type": "integer"},
+                "role_id": {"type": "string", "enum": list(ROLES)},
+                "agent_id": UUID,
+                "submission_id": UUID,
+                "work_type": {"type": "string"},
+                "content": {"type": "object", "description": "the result item as submitted"},
+                "created_at": DATE_TIME,
+            },
+        },
+        "ArtifactList": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {"data": {"type": "array", "items": _ref("Artifact")}},
+        },
+    }
+    identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
+    paths: dict[str, Any] = {
+        "/agents/manifest.json": {
+            "get": {
+                "summary": "Discovery document",
+                "security": [],
+                "responses": {"200": _json({"type": "object"}, "The manifest.")},
+            }
+        },
+        "/agents/openapi.json": {
+            "get": {
+                "summary": "This description",
+                "security": [],
+                "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1 document.")},
+            }
+        },
+        "/.well-known/jwks.json": {
+            "get": {
+                "summary": "Public keys that verify identity tokens (JWKS, Ed25519)",
+                "security": [],
+                "responses": {
+                    "200": _json(
+                        {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array"}}},
+                        "The key set.",
+                    )
+                },
+            }
+        },
+        "/agents/access-core/me/identity-token": {
+            "post": {
+                "summary": "Mint an identity token",
+                "security": [{"AgentApiKey": []}],
+                "requestBody": {
+                    "required": False,
+                    "content": {"application/json": {"schema": _ref("IdentityTokenRequest")}},
+                },
+                "responses": {
+                    "201": _json(_ref("IdentityToken"), "The token."),
+                    "401": _problem("Missing or invalid agent API key (error_code UNAUTHORIZED)."),
+                    "422": _problem("Invalid parameters; `errors` names them."),
+                    "429": _problem("Too many failed credential attempts from this client.", RETRY_AFTER),
+                    **COMMON_ERRORS,
+                },
+            }
+        },
+        "/agents/access-core/verify-identity": {
+            "post": {
+                "summary": "Verify an identity token",
+                "description": "Checks signature, times, audience (this app's id), revocation and agent status.",
+                "security": [{"AppKey": []}],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("VerifyRequest")}},
+                },
+                "responses": {
+                    "200": _json(
+                        {"oneOf": [_ref("VerificationSuccess"), _ref("VerificationFailure")]},
+                        "The verification result, valid or not.",
+                    ),
+                    "401": _problem("Missing or invalid application key."),
+                    "422": _problem("Invalid body; `errors` names the field."),
+                    "429": _problem("Too many failed credential attempts from this client.", RETRY_AFTER),
+                    **COMMON_ERRORS,
+                },
+            }
+        },
+        "/agents/access-core/submissions/{role_id}": {
+            "post": {
+                "summary": "Submit agent work",
+                "security": IDENTITY,
+                "parameters": [
+                    {
+                        "name": "role_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": "^[a-z_]+$"},
+                        "description": f"one of {', '.join(ROLES)}; must be the agent's role",
+                    },
+                    {
+                        "name": "Idempotency-Key",
+                        "in": "header",
+                        "required": True,
+                        "schema": {"type": "string", "format": "uuid"},
+                        "description": "UUID v4; the same key and body replays the first answer",
+                    },
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("SubmissionPayload")}},
+                },
+                "responses": {
+                    "202": _json(
+                        _ref("SubmissionAck"),
+                        "Accepted and stored; `Idempotent-Replayed: true` marks a replay.",
+                        {**RATE_HEADERS, "Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}}},
+                    ),
+                    "400": _problem("Invalid submission payload; `errors` names the fields.", RATE_HEADERS),
+                    "401": identity_401,
+                    "403": _problem("The agent is not authorised for this role.", RATE_HEADERS),
+                    "404": _problem("The role_id names no role.", RATE_HEADERS),
+                    "409": _problem("A request with this key is in flight.", {**RATE_HEADERS, **RETRY_AFTER}),
+                    "422": _problem(
+                        "Missing or invalid Idempotency-Key, a key reused for another request, "
+                        "or a role_id that breaks the pattern.",
+                        RATE_HEADERS,
+                    ),
+                    "429": _problem("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
+                    **COMMON_ERRORS,
+                },
+            }
+        },
+        "/agents/access-core/submissions/{submission_id}": {
+            "get": {
+                "summary": "Status of one of the agent's submissions",
+                "security": IDENTITY,
+                "parameters": [{"name": "submission_id", "in": "path", "required": True, "schema": UUID}],
+                "responses": {
+                    "200": _json(_ref("SubmissionStatus"), "accepted, processed or rejected (with reason)."),
+                    "401": identity_401,
+                    "404": _problem("No such submission of this agent."),
+                    "500": COMMON_ERRORS["500"],
+                },
+            }
+        },
+        "/agents/access-core/claims/pending": _queue(
+            "Claims needing evidence", "evidence_seeker and methodology_critic (each sees claims it has not worked on)"
+        ),
+        "/agents/access-core/claims/ready_for_verdict": _queue("Claims ready for judicial review", "judge"),
+        "/agents/access-core/claims/{claim_id}/artifacts": {
+            "get": {
+                "summary": "Accepted artifacts of a claim",
+                "description": "Artifacts of processed submissions, oldest first. Readable by judge.",
+                "security": IDENTITY,
+                "parameters": [
+                    {"name": "claim_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                    {
+                        "name": "role_id",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string", "enum": list(ROLES)},
+                        "description": "only artifacts produced by this role",
+                    },
+                ],
+                "responses": {
+                    "200": _json(_ref("ArtifactList"), "The artifacts."),
+                    "401": identity_401,
+                    "403": _problem("The agent's role may not read artifacts."),
+                    "404": _problem("No such claim."),
+                    "422": _problem("Invalid claim_id or role_id."),
+                    "500": COMMON_ERRORS["500"],
+                },
+            }
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "tahqiq agent access",
+            "version": version,
+            "description": "Agents trade an API key for a short-lived EdDSA identity token, read role-gated "
+            "claim queues and submit work with idempotency keys, under rate limits.",
+            "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "AgentApiKey": {"type": "http", "scheme": "bearer", "description": "agent API key svc_agent_..."},
+                "AppKey": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
+                "AgentIdentity": {"type": "apiKey", "in": "header", "name": "X-Service-Agent-Identity"},
+            },
+        },
+    }
+
+
+def manifest_document(service_version: str, interface_version: str) -> dict[str, Any]:
+    base = "/agents/access-core"
+    return {
+        "name": "tahqiq agent access",
+        "service_version": service_version,
+        "interface_version": interface_version,
+        "openapi": "/agents/openapi.json",
+        "jwks_uri": "/.well-known/jwks.json",
+        "roles": list(ROLES),
+        "authentication": {
+            "agent_api_key": {"header": "Authorization", "scheme": "Bearer", "prefix": "svc_agent_"},
+            "identity_token": {
+                "header": "X-Service-Agent-Identity",
+                "alg": "EdDSA",
+                "ttl_s": {"min": 60, "max": 3600, "default": 900},
+            },
+            "app_key": {"header": "X-Service-App-Key", "prefix": "svc_app_"},
+        },
+        "endpoints": {
+            "mint": f"POST {base}/me/identity-token",
+            "verify": f"POST {base}/verify-identity",
+            "submit": f"POST {base}/submissions/{{role_id}}",
+            "submission_status": f"GET {base}/submissions/{{submission_id}}",
+            "pending": f"GET {base}/claims/pending",
+            "ready_for_verdict": f"GET {base}/claims/ready_for_verdict",
+            "artifacts": f"GET {base}/claims/{{claim_id}}/artifacts",
+        },
+        "idempotency": {"header": "Idempotency-Key", "format": "uuid-v4", "retention_s": 86400},
+    }

@@ -1,0 +1,124 @@
+"""Applies accepted submissions: one artifact per result item, and the claim life cycle.
+
+    pending_evidence --(an evidence_seeker and a methodology_critic artifact)--> ready_for_verdict
+    ready_for_verdict --(a judge artifact)--> verdict_issued
+
+Each submission is applied in one store transaction, exactly once, by whichever process takes it first.
+A submission that cannot be applied as a whole (a claim that no longer qualifies) is `rejected` with the reason
+and leaves no artifact.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from tahqiq.access.roles import EVIDENCE_ROLES
+from tahqiq.store.protocol import Applied, ProcessingTx, Store, Submission
+
+log = logging.getLogger("tahqiq.processor")
+PRUNE_EVERY_S = 60.0
+MAX_ATTEMPTS = 3
+
+
+async def apply_submission(tx: ProcessingTx, submission: Submission, now: float) -> Applied:
+    role = submission.role_id
+    for index, item in enumerate(submission.payload["results"]):
+        if role == "claim_splitter":
+            claim_id = await tx.insert_claim(item["text"].strip(), now)
+            await tx.insert_artifact(claim_id, submission, item, now)
+            continue
+        claim_id = item["claim_id"]
+        status = await tx.claim_status(claim_id)
+        if status is None:
+            return Applied(rejected_reason=f"results[{index}].claim_id: claim {claim_id} does not exist")
+        if role == "judge":
+            if status != "ready_for_verdict":
+                return Applied(
+                    rejected_reason=f"results[{index}].claim_id: claim {claim_id} is {status}, not ready_for_verdict"
+                )
+            await tx.insert_artifact(claim_id, submission, item, now)
+            await tx.set_claim_status(claim_id, "verdict_issued", now)
+            continue
+        await tx.insert_artifact(claim_id, submission, item, now)
+        if status == "pending_evidence" and EVIDENCE_ROLES <= await tx.artifact_roles(claim_id):
+            await tx.set_claim_status(claim_id, "ready_for_verdict", now)
+    return Applied()
+
+
+class Processor:
+    """The in-process worker that drains the submission queue; `wake()` after an accept avoids waiting a poll."""
+
+    def __init__(
+        self, store: Store, poll_s: float, idempotency_ttl_s: float, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._store = store
+        self._poll_s = poll_s
+        self._idempotency_ttl_s = idempotency_ttl_s
+        self._clock = clock
+        self._pruned_at = 0.0
+        self._failures: dict[str, int] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="tahqiq-processor")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def drain(self) -> int:
+        """Applies everything queued now; returns how many submissions it took (used by tests and the CLI)."""
+        count = 0
+        while await self._step():
+            count += 1
+        return count
+
+    async def _step(self) -> bool:
+        now = self._clock()
+
+        async def handler(tx: ProcessingTx, submission: Submission) -> Applied:
+            try:
+                return await apply_submission(tx, submission, now)
+            except Exception as exc:
+                # The store rolls back and the submission stays queued; a transient fault heals on retry, but
+                # one that keeps failing would block the queue behind it, so it is rejected after a few tries.
+                failures = self._failures.get(submission.submission_id, 0) + 1
+                self._failures[submission.submission_id] = failures
+                if failures < MAX_ATTEMPTS:
+                    raise
+                del self._failures[submission.submission_id]
+                log.exception("rejecting submission %s after %d failed attempts", submission.submission_id, failures)
+                return Applied(rejected_reason=f"could not be applied ({type(exc).__name__}); submit it again")
+
+        taken = await self._store.process_next(handler, now)
+        if taken is not None:
+            log.debug("applied submission %s", taken.submission_id)
+        return taken is not None
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()  # before looking, so an accept during the look still wakes the wait below
+            try:
+                if await self._step():
+                    continue
+                now = self._clock()
+                if now - self._pruned_at > PRUNE_EVERY_S:  # idle: a good moment to drop expired records
+                    await self._store.prune(now, self._idempotency_ttl_s)
+                    self._pruned_at = now
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("submission processor failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_s)

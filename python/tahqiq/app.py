@@ -1,0 +1,244 @@
+"""The BlackSheep application: the one place where settings, store and areas meet.
+
+Routes are thin: read the request parts, call a domain function, render its reply or its `Problem`.
+`create_app(settings)` builds the app; `app_from_env()` is the factory server workers call.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import orjson
+from blacksheep import Application, Content, Request, Response
+
+from tahqiq import __version__
+from tahqiq.access.openapi import manifest_document, openapi_document
+from tahqiq.access.processor import Processor
+from tahqiq.access.service import AccessService, Reply
+from tahqiq.access.tokens import Keyring, TokenService
+from tahqiq.config import Settings
+from tahqiq.problems import Problem, problem_page
+from tahqiq.store import open_store
+from tahqiq.store.protocol import Store
+
+log = logging.getLogger("tahqiq")
+
+JSON = b"application/json"
+PROBLEM_JSON = b"application/problem+json"
+INTERFACE_VERSION = "1.0.0"
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class PayloadTooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refusing (413) anything over `limit` bytes before reading it all."""
+    declared = request.get_first_header(b"content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise Problem("payload-too-large", f"the body is {int(declared)} bytes; the limit is {limit} bytes")
+    chunks = []
+    size = 0
+    stream: Any = request.stream()  # an async generator (BlackSheep's annotation says otherwise)
+    async for chunk in stream:
+        size += len(chunk)
+        if size > limit:
+            raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def header(request: Request, name: bytes) -> str | None:
+    value = request.get_first_header(name)
+    return value.decode("latin-1") if value is not None else None
+
+
+def route_value(request: Request, name: str) -> str:
+    return str(request.route_values[name])
+
+
+def render(reply: Reply) -> Response:
+    headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
+    return Response(reply.status, headers, Content(JSON, reply.body))
+
+
+class Service:
+    """Holds the parts of the running service and the request handlers that use them."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.keyring = Keyring(store, settings.secret_key, settings.clock_skew_s)
+        self.tokens = TokenService(self.keyring, settings.issuer, settings.clock_skew_s, settings.token_cache_size)
+        self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
+        self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
+        self.started = time.time()
+        self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
+        self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
+
+    async def start(self, _app: Application | None = None) -> None:
+        await self.store.open()
+        await self.store.migrate()
+        await self.keyring.load(time.time())
+        self.processor.start()
+
+    async def stop(self, _app: Application | None = None) -> None:
+        await self.processor.stop()
+        await self.store.close()
+
+    def problem_base(self, request: Request) -> str:
+        if self.settings.problem_base:
+            return self.settings.problem_base.rstrip("/")
+        host = header(request, b"host") or f"{self.settings.host}:{self.settings.port}"
+        return f"{request.scheme}://{host}/problems"
+
+    def problem(self, request: Request, problem: Problem) -> Response:
+        headers = [(k.encode(), v.encode()) for k, v in problem.headers.items()]
+        body = problem.body(request.path, self.problem_base(request))
+        return Response(problem.status, headers, Content(PROBLEM_JSON, body))
+
+    def guarded(self, handler: Callable[[Request], Awaitable[Reply]]) -> Handler:
+        """Turns a handler that returns a Reply or raises a Problem into a BlackSheep handler."""
+
+        async def run(request: Request) -> Response:
+            try:
+                return render(await handler(request))
+            except Problem as problem:
+                return self.problem(request, problem)
+            except Exception:
+                # Logs the failure and the path only: headers and bodies may carry secrets.
+                log.exception("unhandled error on %s %s", request.method, request.path)
+                return self.problem(request, Problem("internal-error", "the service failed; retry later"))
+
+        return run
+
+    @staticmethod
+    def raw(handler: Handler) -> Handler:
+        """A plain function around a bound method: BlackSheep marks the handlers it routes."""
+
+        async def run(request: Request) -> Response:
+            return await handler(request)
+
+        return run
+
+    # Handlers -------------------------------------------------------------------------------------
+
+    async def body(self, request: Request) -> bytes:
+        return await read_body(request, self.settings.max_body_bytes)
+
+    async def mint(self, request: Request) -> Reply:
+        body = await self.body(request)
+        return await self.access.mint(header(request, b"authorization"), body, request.client_ip, time.time())
+
+    async def verify(self, request: Request) -> Reply:
+        body = await self.body(request)
+        return await self.access.verify(header(request, b"x-service-app-key"), body, request.client_ip, time.time())
+
+    async def submit(self, request: Request) -> Reply:
+        body = await self.body(request)
+        now = time.time()
+        claims = await self.access.identify(header(request, b"x-service-agent-identity"), now)
+        return await self.access.submit(
+            claims,
+            route_value(request, "role_id"),
+            request.path,
+            header(request, b"idempotency-key"),
+            body,
+            now,
+        )
+
+    async def _identified(self, request: Request) -> Any:
+        return await self.access.identify(header(request, b"x-service-agent-identity"), time.time())
+
+    @staticmethod
+    def _query(request: Request, name: str) -> str | None:
+        values = request.query.get(name)
+        if not values:
+            return None
+        if len(values) > 1:
+            raise Problem("validation-error", f"{name}: give it once", errors={name: ["given more than once"]})
+        return values[0]
+
+    async def submission_status(self, request: Request) -> Reply:
+        claims = await self._identified(request)
+        return await self.access.submission_status(claims, route_value(request, "submission_id"))
+
+    async def pending(self, request: Request) -> Reply:
+        claims = await self._identified(request)
+        return await self.access.pending(claims, self._query(request, "limit"))
+
+    async def ready(self, request: Request) -> Reply:
+        claims = await self._identified(request)
+        return await self.access.ready(claims, self._query(request, "limit"))
+
+    async def artifacts(self, request: Request) -> Reply:
+        claims = await self._identified(request)
+        return await self.access.artifacts(claims, route_value(request, "claim_id"), self._query(request, "role_id"))
+
+    async def openapi(self, _request: Request) -> Reply:
+        return Reply(200, self._openapi)
+
+    async def manifest(self, _request: Request) -> Reply:
+        return Reply(200, self._manifest)
+
+    async def jwks(self, _request: Request) -> Reply:
+        await self.keyring.refresh_if_stale(time.time())
+        return Reply(200, orjson.dumps(self.keyring.jwks()), {"Cache-Control": "public, max-age=60"})
+
+    async def health(self, _request: Request) -> Reply:
+        data = {
+            "status": "ok",
+            "service": "tahqiq",
+            "version": __version__,
+            "interface_version": INTERFACE_VERSION,
+            "uptime_s": round(time.time() - self.started, 3),
+            "store": {"kind": self.store.url_scheme, "schema_version": await self.store.schema_version()},
+            "areas": list(self.settings.areas),
+        }
+        return Reply(200, orjson.dumps(data))
+
+    async def problem_doc(self, request: Request) -> Response:
+        page = problem_page(route_value(request, "slug"))
+        if page is None:
+            return self.problem(request, Problem("not-found", "there is no such problem type"))
+        return Response(200, None, Content(b"text/html; charset=utf-8", page.encode()))
+
+    async def not_found(self, request: Request) -> Response:
+        return self.problem(request, Problem("not-found", f"nothing answers {request.method} {request.path}"))
+
+
+def create_app(settings: Settings, store: Store | None = None) -> Application:
+    """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL."""
+    service = Service(settings, store or open_store(settings.database_url))
+    app = Application()
+    app.on_start += service.start
+    app.on_stop += service.stop
+    route = app.router
+    if "agents" in settings.areas:
+        route.add_get("/agents/manifest.json", service.guarded(service.manifest))
+        route.add_get("/agents/openapi.json", service.guarded(service.openapi))
+        route.add_post("/agents/access-core/me/identity-token", service.guarded(service.mint))
+        route.add_post("/agents/access-core/verify-identity", service.guarded(service.verify))
+        route.add_post("/agents/access-core/submissions/{role_id}", service.guarded(service.submit))
+        route.add_get("/agents/access-core/submissions/{submission_id}", service.guarded(service.submission_status))
+        route.add_get("/agents/access-core/claims/pending", service.guarded(service.pending))
+        route.add_get("/agents/access-core/claims/ready_for_verdict", service.guarded(service.ready))
+        route.add_get("/agents/access-core/claims/{claim_id}/artifacts", service.guarded(service.artifacts))
+        route.add_get("/.well-known/jwks.json", service.guarded(service.jwks))
+    route.add_get("/health", service.guarded(service.health))
+    route.add_get("/healthz", service.guarded(service.health))
+    route.add_get("/problems/{slug}", service.raw(service.problem_doc))
+    route.fallback = service.raw(service.not_found)
+    return app
+
+
+def app_from_env() -> Application:
+    """Factory for server workers: settings from the environment that `tahqiq serve` prepared."""
+    settings = Settings.from_env(os.environ).with_secret_key()
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return create_app(settings)
