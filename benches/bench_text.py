@@ -1,7 +1,7 @@
 """Benchmark of `normalize` and `scan` against their pure-Python twin (tests/reference_text.py).
 
 The corpus is ~1 MB (UTF-8) of generated Arabic news-like text: words from the hunspell Arabic
-dictionary when installed (Debian package hunspell-ar), else from the word list below, with some
+dictionary (Debian package hunspell-ar, installed by benches/setup), with some
 diacritics and tatweel, Arabic-Indic and ASCII numbers (٣٫٥, ١٬٠٠٠, 2024), Arabic punctuation,
 Latin words and a few emoji. Nothing is downloaded. The seed is fixed, so runs are comparable.
 """
@@ -9,51 +9,17 @@ Latin words and a few emoji. Nothing is downloaded. The seed is fixed, so runs a
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from tahqiq.core import normalize, scan
 
 from benches import harness
+from benches.data import arabic_vocabulary
 from tests.reference_text import normalize_ref, scan_pattern, scan_ref
 
-HUNSPELL_AR = Path("/usr/share/hunspell/ar.dic")
-
-FALLBACK_WORDS = """
-قال الرئيس الحكومة وزير الخارجية مجلس الأمن الدولي المتحدة الأمم الشعب الفلسطيني غزة القدس بيروت
-دمشق القاهرة عمان بغداد الرياض الدوحة تونس الجزائر الرباط الخرطوم صنعاء طرابلس مصدر مسؤول رسمي
-أعلن أكد نفى أشار أوضح صرح كشف تقرير صحيفة وكالة الأنباء مراسل قناة موقع بيان مؤتمر صحفي اجتماع
-قمة اتفاق مفاوضات هدنة وقف إطلاق النار الحرب السلام الاقتصاد التضخم البنك المركزي سعر الفائدة
-الدولار الدينار الجنيه الليرة النفط الغاز الكهرباء المياه الزراعة الصناعة التجارة الاستثمار
-الشركات السوق البورصة الأسهم الميزانية الدين العام النمو البطالة الأجور الأسعار المواطنين السكان
-اللاجئين المستشفى الصحة التعليم الجامعة المدرسة الطلاب المعلمين الأطباء المرضى الوباء اللقاح
-الانتخابات البرلمان النواب الحزب المعارضة الدستور القانون المحكمة القاضي العدالة حقوق الإنسان
-الحرية الصحافة الإعلام الشبكات الاجتماعية الإنترنت الهاتف التكنولوجيا الذكاء الاصطناعي البيانات
-في من إلى على عن مع بعد قبل خلال منذ حتى بين أمام فوق تحت هذا هذه ذلك تلك الذي التي الذين كان
-كانت يكون تكون ليس لم لن قد كل بعض أي غير سوى أن إن لأن لكن بل ثم أو أم هل ما لا نعم أيضا جدا
-يوم أمس اليوم غدا الأسبوع الشهر السنة العام الماضي المقبل الحالي صباح مساء ساعة دقيقة مليون
-مليار ألف مئة نسبة بالمئة ارتفاع انخفاض زيادة تراجع أكثر أقل أكبر أصغر جديد قديم كبير صغير
-مهم خطير عاجل رئيسي محلي إقليمي عالمي عربي إسلامي أوروبي أمريكي روسي صيني تركي إيراني مصري سوري
-لبناني أردني عراقي سعودي قطري إماراتي كويتي يمني ليبي مغربي جزائري تونسي سوداني فلسطيني مدينة
-قرية شارع منطقة محافظة ولاية دولة حدود معبر ميناء مطار طريق جسر مبنى منزل بيت عائلة أطفال نساء
-رجال شباب شيوخ عمال فلاحين تجار جنود ضباط شرطة جيش قوات هجوم غارة قصف انفجار ضحايا قتلى جرحى
-مفقودين أسرى معتقلين سجن محاكمة حكم إعدام براءة تحقيق لجنة دراسة بحث إحصاء أرقام نتائج توقعات
-""".split()
 LATIN_WORDS = ["COVID19", "UN", "NATO", "iPhone", "Reuters", "AFP", "CNN", "H2O", "GDP", "WHO"]
 EMOJI = ["👍", "👍🏽", "🇵🇸", "❤️", "😢", "👨\u200d👩\u200d👧", "🔥"]
 HARAKAT = "\u064e\u064f\u0650\u0651\u0652\u064b\u064c\u064d"
 ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩"
-
-
-def _word_list() -> list[str]:
-    if HUNSPELL_AR.exists():
-        words = []
-        for line in HUNSPELL_AR.read_text(encoding="utf-8").splitlines()[1:]:
-            word = line.split("/", 1)[0].split("\t", 1)[0].strip()
-            if word and not word.startswith(":") and not word.endswith(".dic"):
-                words.append(word)
-        if len(words) > 1000:
-            return words
-    return FALLBACK_WORDS
 
 
 def _arabic_number(rng: random.Random) -> str:
@@ -82,7 +48,7 @@ def _decorate(word: str, rng: random.Random) -> str:
 def make_corpus(target_bytes: int, seed: int = 1447) -> str:
     """Generated Arabic prose of about `target_bytes` UTF-8 bytes."""
     rng = random.Random(seed)
-    words = _word_list()
+    words = arabic_vocabulary()
     sentences: list[str] = []
     size = 0
     while size < target_bytes:
@@ -125,7 +91,7 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     assert normalize(text) == normalize_ref(text)
     mb = len(text.encode("utf-8")) / 1e6
     size_note = f"{mb:.2f} MB UTF-8, {len(text):,} chars, {n_tokens:,} tokens"
-    source = "hunspell-ar words" if HUNSPELL_AR.exists() else "built-in word list"
+    source = "hunspell-ar words"
     anchor = "Python twin (re + unicodedata + str.translate)"
 
     rows: list[harness.Row] = []
