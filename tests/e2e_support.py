@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 import time
 import uuid
@@ -181,6 +182,34 @@ def wait_until(predicate: Any, timeout: float = 20.0, what: str = "condition") -
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} not reached within {timeout} s")
         time.sleep(0.05)
+
+
+def check_exactly_once(url: str, expected: dict[str, int]) -> None:
+    """Waits for an empty queue; then every expected submission (all claim_splitter work) is processed with one
+    artifact per result item on as many distinct claims, and the store holds one claim and one artifact per result
+    item of all its submissions: nothing applied twice, nothing half applied."""
+    wait_until(
+        lambda: scalar(url, "SELECT count(*) FROM submissions WHERE status = 'accepted'") == 0,
+        timeout=30,
+        what="an empty submission queue",
+    )
+    rows = query(
+        url,
+        "SELECT s.submission_id, s.status, s.payload, "
+        "(SELECT count(*) FROM artifacts a WHERE a.submission_id = s.submission_id), "
+        "(SELECT count(DISTINCT a.claim_id) FROM artifacts a WHERE a.submission_id = s.submission_id) "
+        "FROM submissions s",
+    )
+    by_id = {r[0]: r for r in rows}
+    assert set(expected) <= set(by_id)
+    for sid, items in expected.items():
+        _, status, payload, artifacts, claims = by_id[sid]
+        assert status == "processed", by_id[sid]
+        assert len(json.loads(payload)["results"]) == items
+        assert artifacts == items and claims == items, (sid, items, artifacts, claims)
+    total_items = sum(len(json.loads(r[2])["results"]) for r in rows)
+    assert scalar(url, "SELECT count(*) FROM claims") == total_items
+    assert scalar(url, "SELECT count(*) FROM artifacts") == total_items
 
 
 # A server with its agents ---------------------------------------------------------------------------------

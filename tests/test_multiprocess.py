@@ -5,7 +5,6 @@ across them. Also `tahqiq serve --workers 2` (PostgreSQL: works; SQLite: refused
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import subprocess
 import sys
@@ -21,14 +20,13 @@ import pytest
 from e2e_support import (
     BASE,
     Stack,
+    check_exactly_once,
     fresh_pg_database,
     identity,
     new_key,
-    query,
     scalar,
     splitter_body,
     submit,
-    wait_until,
 )
 from server import ServerProcess, free_port, server_env
 
@@ -134,32 +132,6 @@ def test_a_token_minted_by_one_verifies_on_the_other(pair: Pair) -> None:
 
 def applied_ids(*servers: ServerProcess) -> list[str]:
     return [m for s in servers for m in APPLIED.findall(s.log())]
-
-
-def check_exactly_once(url: str, expected: dict[str, int]) -> None:
-    """Every expected submission processed, with one artifact per result item and one claim per item."""
-    wait_until(
-        lambda: scalar(url, "SELECT count(*) FROM submissions WHERE status = 'accepted'") == 0,
-        timeout=30,
-        what="an empty submission queue",
-    )
-    rows = query(
-        url,
-        "SELECT s.submission_id, s.status, s.payload, "
-        "(SELECT count(*) FROM artifacts a WHERE a.submission_id = s.submission_id), "
-        "(SELECT count(DISTINCT a.claim_id) FROM artifacts a WHERE a.submission_id = s.submission_id) "
-        "FROM submissions s",
-    )
-    by_id = {r[0]: r for r in rows}
-    assert set(expected) <= set(by_id)
-    for sid, items in expected.items():
-        _, status, payload, artifacts, claims = by_id[sid]
-        assert status == "processed", by_id[sid]
-        assert len(json.loads(payload)["results"]) == items
-        assert artifacts == items and claims == items, (sid, items, artifacts, claims)
-    total_items = sum(len(json.loads(r[2])["results"]) for r in rows)
-    assert scalar(url, "SELECT count(*) FROM claims") == total_items
-    assert scalar(url, "SELECT count(*) FROM artifacts") == total_items
 
 
 def send_many(clients: list[httpx.Client], tokens: list[str], per_agent: int) -> dict[str, int]:
