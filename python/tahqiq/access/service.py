@@ -161,6 +161,7 @@ class AccessService:
             errors["ttl"] = [f"must be an integer number of seconds from {MIN_TTL_S} to {MAX_TTL_S}"]
         if errors:
             raise Problem("validation-error", "; ".join(f"{k}: {v[0]}" for k, v in errors.items()), errors=errors)
+        await self._tokens.refresh_keys(now)
         minted = self._tokens.mint(agent, audience, ttl, now)
         data = {
             "token": minted.token,

@@ -104,7 +104,13 @@ class Keyring:
             self._loaded_at = time.monotonic()
 
     async def refresh_if_stale(self, now: float) -> None:
+        """Reloads when a newer key was added (`tahqiq keys rotate`, here or elsewhere: one read) or the keyring
+        is old enough for retired keys to have run out; so that the newest key signs from the moment it exists."""
         if time.monotonic() - self._loaded_at > _KEYRING_REFRESH_S:
+            await self.load(now)
+            return
+        keys = await self._store.signing_keys()
+        if keys and (self._signing is None or keys[0].kid != self._signing[0]):
             await self.load(now)
 
     @property
@@ -143,6 +149,10 @@ class TokenService:
         self._skew = clock_skew_s
         self._cache_size = cache_size
         self._cache: dict[str, TokenClaims] = {}
+
+    async def refresh_keys(self, now: float) -> None:
+        """Picks up a signing-key rotation before minting (the keyring is otherwise loaded at start-up)."""
+        await self._keyring.refresh_if_stale(now)
 
     def mint(self, agent: Agent, audience: str, ttl_s: int, now: float) -> MintedToken:
         kid, private = self._keyring.signing
