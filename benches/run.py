@@ -53,13 +53,20 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def render(rows: list[harness.Row], ctx: harness.Context, suites: list[str]) -> str:
+HEADER = """# Benchmark results
+
+One section per suite, each written by the run named in it (`python -m benches.run --only SUITE` rewrites that
+section and keeps the others). Times are medians per unit; ratio = anchor time / tahqiq time, both measured in the
+same run, so above 1 means tahqiq is faster.
+"""
+
+
+def render_section(suite: str, rows: list[harness.Row], ctx: harness.Context) -> str:
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "# Benchmark results",
+        f"## {suite}",
         "",
-        f"Written by `python -m benches.run{' --quick' if ctx.quick else ''}` on {when}; suites: {', '.join(suites)}.",
-        "Times are medians per unit; ratio = anchor time / tahqiq time, both measured in this run.",
+        f"Written by `python -m benches.run{' --quick' if ctx.quick else ''}` on {when}.",
         "",
         *[f"- {fact}" for fact in machine_facts()],
         *[f"- {note}" for note in ctx.notes],
@@ -68,7 +75,11 @@ def render(rows: list[harness.Row], ctx: harness.Context, suites: list[str]) -> 
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        ratio = f"{r.ratio:.1f}x" if r.ratio is not None else "-"
+        ratio = (
+            f"{r.ratio:.2f}x"
+            if r.ratio is not None and r.ratio < 10
+            else (f"{r.ratio:.1f}x" if r.ratio is not None else "-")
+        )
         anchor = fmt_time(r.anchor_s) if r.anchor_s is not None else "-"
         met = {True: "yes", False: "**no**", None: "-"}[r.met]
         lines.append(
@@ -76,6 +87,17 @@ def render(rows: list[harness.Row], ctx: harness.Context, suites: list[str]) -> 
             f"| {met} | {r.anchor} | {r.notes} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def merge_sections(previous: str, fresh: dict[str, str]) -> str:
+    """The report with `fresh` sections replacing (or joining) those of the previous report, in SUITES order."""
+    sections: dict[str, str] = {}
+    for chunk in previous.split("\n## ")[1:]:
+        name = chunk.split("\n", 1)[0].strip()
+        if name in SUITES:
+            sections[name] = "## " + chunk.rstrip("\n") + "\n"
+    sections.update(fresh)
+    return HEADER + "".join("\n" + sections[name] for name in SUITES if name in sections)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,13 +110,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(suites) - set(SUITES)
     if unknown:
         parser.error(f"unknown suites {sorted(unknown)}; choose from {SUITES}")
-    ctx = harness.Context(quick=args.quick)
-    rows: list[harness.Row] = []
+    fresh: dict[str, str] = {}
     for suite in suites:
+        ctx = harness.Context(quick=args.quick)
         module = importlib.import_module(f"benches.bench_{suite}")
         print(f"running {suite} ...", file=sys.stderr, flush=True)
-        rows.extend(module.run(ctx))
-    report = render(rows, ctx, suites)
+        fresh[suite] = render_section(suite, module.run(ctx), ctx)
+    previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    report = merge_sections(previous, fresh)
     args.out.write_text(report, encoding="utf-8")
     print(report)
     return 0
