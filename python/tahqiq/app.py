@@ -10,6 +10,7 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -20,6 +21,9 @@ from tahqiq.access.openapi import manifest_document, openapi_document
 from tahqiq.access.processor import Processor
 from tahqiq.access.service import AccessService, Reply
 from tahqiq.access.tokens import Keyring, TokenService
+from tahqiq.analysis.dialect import DialectIndex
+from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
 from tahqiq.store import open_store
@@ -78,10 +82,14 @@ class Service:
         self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
+        self.analysis: AnalysisService | None = None
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
 
     async def start(self, _app: Application | None = None) -> None:
+        if "analysis" in self.settings.areas:
+            corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.settings.data_dir))}
+            self.analysis = AnalysisService(DialectIndex(corpora), self.settings.analysis_max_chars)
         await self.store.open()
         await self.store.migrate()
         await self.keyring.load(time.time())
@@ -180,6 +188,25 @@ class Service:
         claims = await self._identified(request)
         return await self.access.artifacts(claims, route_value(request, "claim_id"), self._query(request, "role_id"))
 
+    # Area C ---------------------------------------------------------------------------------------------
+
+    async def _analysis_params(self, request: Request, allowed: frozenset[str]) -> tuple[AnalysisService, Params]:
+        """The analysis service and the request's parameters (JSON body for POST, query string for GET)."""
+        assert self.analysis is not None
+        if self.settings.require_app_key:
+            await self.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
+        if request.method == "GET":
+            return self.analysis, Params.from_query(dict(request.query), set(allowed))
+        return self.analysis, Params.from_json(await self.body(request), set(allowed))
+
+    async def dialect_lookup(self, request: Request) -> Reply:
+        service, params = await self._analysis_params(request, AnalysisService.LOOKUP_PARAMS)
+        return Reply(200, orjson.dumps(service.lookup(params, fallbacks=request.method == "GET")))
+
+    async def dialect_glossary(self, request: Request) -> Reply:
+        service, params = await self._analysis_params(request, AnalysisService.GLOSSARY_PARAMS)
+        return Reply(200, orjson.dumps(service.glossary(params)))
+
     async def openapi(self, _request: Request) -> Reply:
         return Reply(200, self._openapi)
 
@@ -200,6 +227,8 @@ class Service:
             "store": {"kind": self.store.url_scheme, "schema_version": await self.store.schema_version()},
             "areas": list(self.settings.areas),
         }
+        if self.analysis is not None:
+            data["analysis"] = {"corpora": self.analysis.dialects.sizes()}
         return Reply(200, orjson.dumps(data))
 
     async def problem_doc(self, request: Request) -> Response:
@@ -230,6 +259,13 @@ def create_app(settings: Settings, store: Store | None = None) -> Application:
         route.add_get("/agents/access-core/claims/ready_for_verdict", service.guarded(service.ready))
         route.add_get("/agents/access-core/claims/{claim_id}/artifacts", service.guarded(service.artifacts))
         route.add_get("/.well-known/jwks.json", service.guarded(service.jwks))
+    if "analysis" in settings.areas:
+        for path, handler in (
+            ("/dialect/corpus", service.dialect_lookup),
+            ("/dialect/corpus/glossary", service.dialect_glossary),
+        ):
+            route.add_get(path, service.guarded(handler))
+            route.add_post(path, service.guarded(handler))
     route.add_get("/health", service.guarded(service.health))
     route.add_get("/healthz", service.guarded(service.health))
     route.add_get("/problems/{slug}", service.raw(service.problem_doc))

@@ -6,6 +6,7 @@
     tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
     tahqiq keys rotate
     tahqiq tokens revoke JTI [--expires-at EPOCH]
+    tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
 Settings come from `TAHQIQ_*` variables (see README.md); flags override them. Secrets are printed once, by
@@ -293,6 +294,111 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# Corpora ----------------------------------------------------------------------------------------------
+
+
+def _all_corpora(settings: Settings) -> dict[str, Any]:
+    from pathlib import Path
+
+    from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+
+    return {"tahqiq": shipped_corpus(), **imported_corpora(Path(settings.data_dir))}
+
+
+def _cmd_corpus(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tahqiq.analysis.corpus import CorpusError, sentence_dict
+    from tahqiq.analysis.importer import read_corpus_file, write_corpus
+
+    settings = _settings(args)
+    try:
+        if args.action == "import":
+            path = Path(args.path)
+            if not path.is_file():
+                print(f"tahqiq corpus import: {path} is not a file", file=sys.stderr)
+                return 2
+            name = args.name or path.stem.lower().replace(" ", "_")
+            started = time.monotonic()
+
+            def progress(count: int) -> None:
+                if not args.json and sys.stderr.isatty() and count % 200 == 0:
+                    print(f"\r  read {count:,} sentences …", end="", file=sys.stderr, flush=True)
+
+            sentences = read_corpus_file(path, args.format, progress)
+            target = write_corpus(Path(settings.data_dir), name, sentences)
+            tokens = sum(len(s.tokens) for s in sentences)
+            summary = {
+                "name": name,
+                "format": args.format,
+                "sentences": len(sentences),
+                "tokens": tokens,
+                "dialects": sorted({s.dialect for s in sentences}),
+                "path": str(target),
+                "seconds": round(time.monotonic() - started, 3),
+            }
+            if sys.stderr.isatty() and not args.json:
+                print(file=sys.stderr)
+            _print(
+                summary,
+                args.json,
+                [
+                    f"imported {len(sentences):,} sentences ({tokens:,} tokens) as {name!r}",
+                    f"dialects: {', '.join(summary['dialects'])}",
+                    f"stored in {target}; the service serves it as source={name!r} after a restart",
+                ],
+            )
+            return 0
+        corpora = _all_corpora(settings)
+        if args.action == "list":
+            sizes = [{"name": n, "sentences": len(ss)} for n, ss in corpora.items()]
+            _print(sizes, args.json, [f"{r['name']:<20} {r['sentences']:>7,} sentences" for r in sizes])
+            return 0
+        if args.action == "stats":
+            rows: list[dict[str, Any]] = []
+            for name, ss in corpora.items():
+                words = [t for s in ss for t in s.tokens if t.pos != "punc"]
+                dialects: dict[str, int] = {}
+                for s in ss:
+                    dialects[s.dialect] = dialects.get(s.dialect, 0) + 1
+                rows.append(
+                    {
+                        "name": name,
+                        "sentences": len(ss),
+                        "tokens": len(words),
+                        "distinct_forms": len({t.token for t in words}),
+                        "distinct_lemmas": len({t.dialect_lemma for t in words}),
+                        "with_clitics": sum(1 for t in words if t.prefixes or t.suffixes),
+                        "dialects": dialects,
+                    }
+                )
+            _print(
+                rows,
+                args.json,
+                [
+                    f"{r['name']}: {r['sentences']:,} sentences, {r['tokens']:,} words, "
+                    f"{r['distinct_forms']:,} distinct forms, {r['distinct_lemmas']:,} dialect lemmas, "
+                    f"{r['with_clitics']:,} with clitics; "
+                    + ", ".join(f"{d} {n}" for d, n in sorted(r["dialects"].items()))
+                    for r in rows
+                ],
+            )
+            return 0
+        # export
+        if args.name not in corpora:
+            print(f"tahqiq corpus export: no corpus {args.name!r}; have {', '.join(corpora)}", file=sys.stderr)
+            return 1
+        out = sys.stdout.buffer
+        import orjson
+
+        for s in corpora[args.name]:
+            out.write(orjson.dumps(sentence_dict(s)) + b"\n")
+        return 0
+    except CorpusError as exc:
+        print(f"tahqiq corpus {args.action}: {exc}", file=sys.stderr)
+        return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tahqiq", description="tahqiq: verification service and its kernels")
     parser.add_argument("--version", action="version", version=f"tahqiq {__version__}")
@@ -367,6 +473,22 @@ def build_parser() -> argparse.ArgumentParser:
         "rotate", help="add a new signing key; old ones verify until their tokens expire", parents=[common]
     )
     keys_cmd.set_defaults(run=_cmd_keys)
+
+    corpus = admin("corpus", "dialect corpora: import a licensed copy, list, stats, export", leaf=False)
+    corpus_actions = corpus.add_subparsers(dest="action", required=True, metavar="ACTION")
+    imp = corpus_actions.add_parser(
+        "import", help="validate and import a corpus file (all or nothing)", parents=[common]
+    )
+    imp.add_argument("path", help="the corpus file you supply")
+    imp.add_argument("--format", required=True, choices=("curras", "nabra", "lisan", "jsonl"))
+    imp.add_argument("--name", help="the corpus name served as `source` (default: the file name)")
+    corpus_actions.add_parser("list", help="corpora and their sizes", parents=[common])
+    corpus_actions.add_parser(
+        "stats", help="validate every corpus and count sentences, forms, lemmas", parents=[common]
+    )
+    exp = corpus_actions.add_parser("export", help="print a corpus as JSON Lines", parents=[common])
+    exp.add_argument("name", help="tahqiq (the shipped corpus) or an imported name")
+    corpus.set_defaults(run=_cmd_corpus)
 
     tokens = admin("tokens", "identity tokens", leaf=False)
     revoke = tokens.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(

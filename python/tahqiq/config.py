@@ -18,7 +18,7 @@ from typing import Any
 
 from tahqiq.store.protocol import RateLimit
 
-AREAS = ("agents",)
+AREAS = ("agents", "analysis")
 """The areas this build serves; `--areas` picks a subset."""
 
 DEFAULT_FIRST_PARTY_APP_ID = "6f1c2a3e-0b7d-4c1e-9a51-7a61d2f0c0de"
@@ -110,6 +110,15 @@ class Settings:
     processor_poll_s: float = _setting(
         "TAHQIQ_PROCESSOR_POLL_S", "how often the submission processor looks for work", default=0.2
     )
+    data_dir: str = _setting(
+        "TAHQIQ_DATA_DIR", "folder for imported corpora and compiled language data", default="./var"
+    )
+    analysis_max_chars: int = _setting(
+        "TAHQIQ_ANALYSIS_MAX_CHARS", "longest text the analysis operations accept (422 above)", default=10_000
+    )
+    require_app_key: bool = _setting(
+        "TAHQIQ_REQUIRE_APP_KEY", "1: the analysis (and summarization) routes require X-Service-App-Key", default=False
+    )
     log_level: str = _setting("TAHQIQ_LOG_LEVEL", "critical|error|warning|info|debug", default="info")
     access_log: bool = _setting("TAHQIQ_ACCESS_LOG", "log one line per request (1/0)", default=False)
 
@@ -164,6 +173,7 @@ class Settings:
             ("idempotency_ttl_s", 60, 30 * 86_400),
             ("max_body_bytes", 1024, 64 * 1_048_576),
             ("token_cache_size", 0, 10_000_000),
+            ("analysis_max_chars", 1, 1_000_000),
         ):
             value = getattr(self, name)
             if not low <= value <= high:
@@ -222,7 +232,15 @@ def _convert(name: str, value: Any) -> Any:
     if not isinstance(value, str):
         return tuple(value) if name == "areas" else value
     text = value.strip()
-    if name in ("port", "workers", "clock_skew_s", "idempotency_ttl_s", "max_body_bytes", "token_cache_size"):
+    if name in (
+        "port",
+        "workers",
+        "clock_skew_s",
+        "idempotency_ttl_s",
+        "max_body_bytes",
+        "token_cache_size",
+        "analysis_max_chars",
+    ):
         if not re.fullmatch(r"[+-]?\d+", text):
             raise ValueError(f"expected a whole number, got {value!r}")
         return int(text)
@@ -235,7 +253,7 @@ def _convert(name: str, value: Any) -> Any:
         return parse_rate(text)
     if name == "areas":
         return tuple(a.strip() for a in text.split(",") if a.strip())
-    if name == "access_log":
+    if name in ("access_log", "require_app_key"):
         if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
             raise ValueError(f"expected 1 or 0, got {value!r}")
         return text.lower() in ("1", "true", "yes", "on")

@@ -45,6 +45,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "retry with the same Idempotency-Key.",
         ),
         ProblemType(
+            "bad-request",
+            "Bad Request",
+            400,
+            "BAD_REQUEST",
+            "The parameters contradict each other (for example a sentence_id and a text that name different "
+            "sentences). Give one of them, or both naming the same thing.",
+        ),
+        ProblemType(
             "unauthorized",
             "Unauthorized",
             401,
@@ -73,6 +81,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             404,
             "NOT_FOUND",
             "There is no such resource: check the path (role names, claim and submission ids).",
+        ),
+        ProblemType(
+            "no-match",
+            "No Match",
+            404,
+            "NO_MATCH",
+            "Nothing in the corpus is close enough to what was asked. `suggestion` holds the closest sentence "
+            "(its sentence_id, text and score) when there is one; lower similarity_threshold or use it.",
         ),
         ProblemType(
             "method-not-allowed",

@@ -171,7 +171,8 @@ class AccessService:
         }
         return Reply(201, orjson.dumps({"data": data}))
 
-    async def _app(self, app_key: str | None, client: str, now: float) -> App:
+    async def app_for_key(self, app_key: str | None, client: str, now: float) -> App:
+        """The application whose key this is, or a 401 problem (failed attempts are counted per client)."""
         app_key = (app_key or "").strip()
         digest = keys.key_hash(app_key)
         app = self._known_apps.get(digest)
@@ -189,7 +190,7 @@ class AccessService:
         return app
 
     async def verify(self, app_key: str | None, body: bytes, client: str, now: float) -> Reply:
-        app = await self._app(app_key, client, now)
+        app = await self.app_for_key(app_key, client, now)
         params = _json_object(body, empty_ok=False, status_slug="validation-error")
         token = params.get("token")
         if not isinstance(token, str) or not token:

@@ -187,3 +187,33 @@ def check_unique(sentences: Iterable[Sentence]) -> list[Sentence]:
         seen[s.sentence_id] = s.text
         out.append(s)
     return out
+
+
+def token_dict(t: CorpusToken) -> dict[str, Any]:
+    """A token in the JSON schema (the inverse of `parse_token`); also the token shape of lookup answers."""
+    return {
+        "token": t.token,
+        "coda": t.coda,
+        "prefixes": [{"form": a.form, "ar": a.ar, "tag": a.tag} for a in t.prefixes],
+        "stem": t.stem,
+        "suffixes": [{"form": a.form, "ar": a.ar, "tag": a.tag} for a in t.suffixes],
+        "pos": t.pos,
+        "person": t.person,
+        "gender": t.gender,
+        "number": t.number,
+        "msa_lemma": t.msa_lemma,
+        "dialect_lemma": t.dialect_lemma,
+        "gloss": t.gloss,
+    }
+
+
+def sentence_dict(s: Sentence) -> dict[str, Any]:
+    """A sentence in the JSON Lines schema (the inverse of `parse_sentence`)."""
+    return {
+        "sentence_id": s.sentence_id,
+        "text": s.text,
+        "dialect": s.dialect,
+        "source": s.source,
+        "translation": s.translation,
+        "tokens": [token_dict(t) for t in s.tokens],
+    }

@@ -1,0 +1,194 @@
+"""The operations of Area C, from request parameters to answers or `Problem`s.
+
+Every operation takes the same parameters as a JSON object (POST) or a query string (GET). `Params` reads both:
+JSON values must have the right JSON type; query values are text (booleans `true`/`false`/`1`/`0`).
+Unknown parameters are refused (422), so that a misspelt option is never silently ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from tahqiq.analysis.corpus import token_dict
+from tahqiq.analysis.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
+from tahqiq.problems import Problem
+
+_INT = re.compile(r"^[+-]?\d{1,18}$")
+_TRUE, _FALSE = ("true", "1"), ("false", "0")
+MAX_TOP_K = 50
+
+
+class Params:
+    """Typed access to one request's parameters; collects every error before raising one 422."""
+
+    def __init__(self, raw: Mapping[str, Any], is_query: bool, allowed: set[str]) -> None:
+        self.raw = raw
+        self.is_query = is_query
+        self.errors: dict[str, list[str]] = {}
+        for name in sorted(set(raw) - allowed):
+            self.error(name, f"unknown parameter; this operation takes {', '.join(sorted(allowed))}")
+
+    @classmethod
+    def from_json(cls, body: bytes, allowed: set[str]) -> Params:
+        if not body.strip():
+            return cls({}, False, allowed)
+        try:
+            value = orjson.loads(body)
+        except orjson.JSONDecodeError as exc:
+            raise Problem("validation-error", f"the body is not valid JSON ({exc}); send a JSON object") from None
+        if not isinstance(value, dict):
+            raise Problem("validation-error", "the body must be a JSON object of parameters")
+        return cls(value, False, allowed)
+
+    @classmethod
+    def from_query(cls, query: Mapping[str, list[str]], allowed: set[str]) -> Params:
+        params = cls({k: v[-1] for k, v in query.items()}, True, allowed)
+        for name, values in query.items():
+            if len(values) > 1:
+                params.error(name, "given more than once")
+        return params
+
+    def error(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+    def has(self, name: str) -> bool:
+        return name in self.raw and self.raw[name] is not None
+
+    def text(self, name: str, *, required: bool, max_chars: int) -> str | None:
+        if not self.has(name):
+            if required:
+                self.error(name, "is required")
+            return None
+        value = self.raw[name]
+        if not isinstance(value, str):
+            self.error(name, "must be a string")
+            return None
+        if not value.strip():
+            self.error(name, "must not be empty")
+            return None
+        if len(value) > max_chars:
+            self.error(name, f"is {len(value)} characters; the limit is {max_chars}")
+            return None
+        return value
+
+    def integer(self, name: str, default: int | None, low: int, high: int) -> int | None:
+        if not self.has(name):
+            return default
+        value = self.raw[name]
+        if self.is_query and isinstance(value, str) and _INT.match(value.strip()):
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.error(name, "must be an integer")
+            return default
+        if not low <= value <= high:
+            self.error(name, f"must be between {low} and {high}")
+            return default
+        return value
+
+    def number(self, name: str, default: float, low: float, high: float) -> float:
+        if not self.has(name):
+            return default
+        value = self.raw[name]
+        if self.is_query and isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+            self.error(name, "must be a number")
+            return default
+        if not low <= value <= high:
+            self.error(name, f"must be between {low} and {high}")
+            return default
+        return float(value)
+
+    def boolean(self, name: str, default: bool = False) -> bool:
+        if not self.has(name):
+            return default
+        value = self.raw[name]
+        if self.is_query and isinstance(value, str):
+            lowered = value.strip().lower()
+            if lowered in _TRUE + _FALSE:
+                return lowered in _TRUE
+        if isinstance(value, bool):
+            return value
+        self.error(name, "must be true or false" + (" (or 1 / 0)" if self.is_query else ""))
+        return default
+
+    def choice(self, name: str, default: str, allowed: tuple[str, ...]) -> str:
+        if not self.has(name):
+            return default
+        value = self.raw[name]
+        if not isinstance(value, str) or value not in allowed:
+            self.error(name, f"must be one of {', '.join(allowed)}")
+            return default
+        return value
+
+    def done(self) -> None:
+        """Raises the 422 listing every problem found, if there is any."""
+        if self.errors:
+            detail = "; ".join(f"{k}: {v[0]}" for k, v in self.errors.items())
+            raise Problem("validation-error", detail, errors=self.errors)
+
+
+class AnalysisService:
+    def __init__(self, dialects: DialectIndex, max_chars: int) -> None:
+        self.dialects = dialects
+        self.max_chars = max_chars
+
+    def _source(self, params: Params) -> str:
+        return params.choice("source", ALL, (ALL, *self.dialects.names()))
+
+    LOOKUP_PARAMS = frozenset({"sentence_id", "text", "source", "similarity_threshold"})
+
+    def lookup(self, params: Params, *, fallbacks: bool) -> dict[str, Any]:
+        sentence_id = params.integer("sentence_id", None, 1, 2**31 - 1)
+        text = params.text("text", required=False, max_chars=self.max_chars)
+        threshold = params.number("similarity_threshold", 0.65, 0.0, 1.0)
+        source = self._source(params)
+        if not params.has("sentence_id") and not params.has("text"):
+            params.error("sentence_id", "give sentence_id or text (or both, naming the same sentence)")
+        params.done()
+        try:
+            found = self.dialects.lookup(
+                sentence_id=sentence_id, text=text, source=source, threshold=threshold, fallbacks=fallbacks
+            )
+        except ConflictingParameters as exc:
+            raise Problem("bad-request", str(exc)) from None
+        except NoMatch as exc:
+            suggestion = None
+            if exc.suggestion is not None:
+                s = exc.suggestion
+                suggestion = {
+                    "sentence_id": s.sentence.sentence_id,
+                    "text": s.sentence.text,
+                    "score": s.score,
+                    "corpus": s.corpus,
+                }
+            raise Problem("no-match", str(exc), extra={"suggestion": suggestion}) from None
+        return {
+            "match_type": found.match_type,
+            "match_score": found.match_score,
+            "sentence": sentence_json(found.sentence, found.corpus),
+            "tokens": [token_dict(t) for t in found.sentence.tokens],
+        }
+
+    GLOSSARY_PARAMS = frozenset({"text", "top_k", "similarity_threshold", "include_offsets", "source"})
+
+    def glossary(self, params: Params) -> dict[str, Any]:
+        text = params.text("text", required=True, max_chars=self.max_chars)
+        top_k = params.integer("top_k", 3, 1, MAX_TOP_K)
+        threshold = params.number("similarity_threshold", 0.65, 0.0, 1.0)
+        include_offsets = params.boolean("include_offsets")
+        source = self._source(params)
+        params.done()
+        assert text is not None and top_k is not None
+        tokens = self.dialects.glossary(
+            text, top_k=top_k, threshold=threshold, include_offsets=include_offsets, source=source
+        )
+        return {"tokens": tokens}
