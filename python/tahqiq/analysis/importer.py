@@ -36,6 +36,7 @@ from tahqiq.analysis.corpus import (
     Sentence,
     check_unique,
     parse_sentence,
+    parse_token,
     read_jsonl,
     sentence_dict,
 )
@@ -159,6 +160,7 @@ def _tabular(text: str, fmt: str, name: str) -> Iterator[dict[str, Any]]:
             "dialect_lemma": cell("dialect_lemma") or cell("coda") or cell("token"),
             "gloss": cell("gloss") or "-",
         }
+        parse_token(token, where)  # token errors name the token's own line
         if current is not None and current["sentence_id"] != sid:
             yield current
             current = None
