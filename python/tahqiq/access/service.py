@@ -68,22 +68,21 @@ def _json_object(body: bytes, *, empty_ok: bool, status_slug: str) -> dict[str, 
     return value
 
 
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+_UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
+
+
 def _uuid(value: Any) -> str | None:
     """Canonical lowercase form of a UUID string, or None when `value` is not one."""
-    if not isinstance(value, str) or len(value) != 36:
+    if not isinstance(value, str) or _UUID.fullmatch(value) is None:
         return None
-    try:
-        return str(uuid.UUID(value))
-    except ValueError:
-        return None
+    return value.lower()
 
 
 def _is_uuid4(value: str) -> bool:
-    try:
-        parsed = uuid.UUID(value)
-    except ValueError:
-        return False
-    return len(value) == 36 and parsed.version == 4 and parsed.variant == uuid.RFC_4122
+    """The canonical 8-4-4-4-12 form of a version-4 UUID (`uuid.UUID` alone also takes hex with hyphens
+    anywhere, so `----` followed by 32 hex digits passed, and two spellings named one key)."""
+    return _UUID4.fullmatch(value) is not None
 
 
 def claim_json(c: Claim) -> dict[str, Any]:
@@ -241,7 +240,7 @@ class AccessService:
     def _limit(raw: str | None) -> int:
         if raw is None:
             return DEFAULT_QUEUE_LIMIT
-        if not re.fullmatch(r"\d{1,4}", raw) or not 1 <= int(raw) <= MAX_QUEUE_LIMIT:
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= MAX_QUEUE_LIMIT:
             raise validation_error("limit", f"must be an integer from 1 to {MAX_QUEUE_LIMIT}")
         return int(raw)
 
@@ -260,7 +259,7 @@ class AccessService:
     async def artifacts(self, claims: TokenClaims, claim_id: str, role_filter: str | None) -> Reply:
         if claims.role_id != "judge":
             raise Problem("forbidden", f"role {claims.role_id} may not read artifacts (judge only)")
-        if not re.fullmatch(r"\d{1,18}", claim_id):
+        if not re.fullmatch(r"[0-9]{1,18}", claim_id):
             raise validation_error("claim_id", "must be a positive integer")
         if role_filter is not None and role_filter not in ROLES:
             raise validation_error("role_id", f"must be one of {', '.join(ROLES)}")
