@@ -350,7 +350,8 @@ class AccessService:
         if "metadata" in payload and not isinstance(payload["metadata"], dict):
             errors["metadata"] = ["must be an object when given"]
         if errors:
-            first = next(iter(errors.values()))[0]
+            name, messages = next(iter(errors.items()))
+            first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
             raise Problem(
                 "invalid-submission",
                 f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
@@ -369,7 +370,8 @@ class AccessService:
                 for i, item in enumerate(results)
                 if item["claim_id"] in missing
             }
-            raise Problem("invalid-submission", next(iter(errors.values()))[0], errors=errors)
+            name, messages = next(iter(errors.items()))
+            raise Problem("invalid-submission", f"{name}: {messages[0]}", errors=errors)
 
     async def _accept(
         self,
