@@ -85,6 +85,23 @@ def _is_uuid4(value: str) -> bool:
     return _UUID4.fullmatch(value) is not None
 
 
+def _nul_paths(value: Any, path: str) -> list[str]:
+    """Where NUL characters are in a parsed JSON value: `results[0].text`, or the object whose key holds one."""
+    if isinstance(value, str):
+        return [path] if "\x00" in value else []
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if "\x00" in k:
+                out.append(path)
+            else:
+                out.extend(_nul_paths(v, f"{path}.{k}" if path else k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(_nul_paths(v, f"{path}[{i}]"))
+    return out
+
+
 def claim_json(c: Claim) -> dict[str, Any]:
     return {"claim_id": c.claim_id, "text": c.text, "status": c.status, "created_at": iso(c.created_at)}
 
@@ -349,6 +366,11 @@ class AccessService:
                     errors.setdefault(message.split(" ", 1)[0], []).append(message)
         if "metadata" in payload and not isinstance(payload["metadata"], dict):
             errors["metadata"] = ["must be an object when given"]
+        if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
+            for where in _nul_paths(payload, ""):
+                errors.setdefault(where or "body", []).append(
+                    "must not contain the NUL character (U+0000), which the store cannot keep"
+                )
         if errors:
             name, messages = next(iter(errors.items()))
             first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
