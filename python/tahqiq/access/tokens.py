@@ -213,7 +213,7 @@ class TokenService:
             raise InvalidToken("the token's signature is invalid; mint a new one") from None
         except jwt.PyJWTError as exc:
             raise InvalidToken(f"the token is invalid ({exc}); mint a new one") from None
-        times = [payload.get(k) for k in ("exp", "nbf", "iat")]
+        times: list[Any] = [payload.get(k) for k in ("exp", "nbf", "iat")]
         if not all(isinstance(t, int | float) and not isinstance(t, bool) for t in times):
             raise InvalidToken("the token's exp, nbf and iat must be numbers; mint a new one")
         exp, nbf, iat = (float(t) for t in times)
