@@ -39,6 +39,7 @@ ROLE_PATTERN = re.compile(r"^[a-z_]+$")
 DEFAULT_TTL_S, MIN_TTL_S, MAX_TTL_S = 900, 60, 3600
 DEFAULT_QUEUE_LIMIT, MAX_QUEUE_LIMIT = 50, 500
 MAX_WORK_TYPE_CHARS = 200
+MAX_CLAIM_ID = 2**63 - 1  # claim ids are 64-bit signed integers in both stores
 _APP_CACHE_SIZE = 1024
 _BAD_API_KEY = "missing or invalid agent API key: send `Authorization: Bearer svc_agent_...`"
 _BAD_APP_KEY = "missing or invalid application key: send `X-Service-App-Key: svc_app_...`"
@@ -173,6 +174,8 @@ class AccessService:
             if not audience:
                 errors["audience"] = ["must be a UUID string, the id of the app the token is for"]
         ttl = params.get("ttl", DEFAULT_TTL_S)
+        if isinstance(ttl, float) and ttl.is_integer():
+            ttl = int(ttl)  # 900.0 is an integer to JSON Schema, and so to the description
         if not isinstance(ttl, int) or isinstance(ttl, bool) or not MIN_TTL_S <= ttl <= MAX_TTL_S:
             errors["ttl"] = [f"must be an integer number of seconds from {MIN_TTL_S} to {MAX_TTL_S}"]
         if errors:
@@ -276,8 +279,8 @@ class AccessService:
     async def artifacts(self, claims: TokenClaims, claim_id: str, role_filter: str | None) -> Reply:
         if claims.role_id != "judge":
             raise Problem("forbidden", f"role {claims.role_id} may not read artifacts (judge only)")
-        if not re.fullmatch(r"[0-9]{1,18}", claim_id):
-            raise validation_error("claim_id", "must be a positive integer")
+        if not re.fullmatch(r"[0-9]{1,19}", claim_id) or not 1 <= int(claim_id) <= MAX_CLAIM_ID:
+            raise validation_error("claim_id", f"must be an integer from 1 to {MAX_CLAIM_ID}")
         if role_filter is not None and role_filter not in ROLES:
             raise validation_error("role_id", f"must be one of {', '.join(ROLES)}")
         claim = await self._store.get_claim(int(claim_id))
