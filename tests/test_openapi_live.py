@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,11 @@ def dep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     with Deployment.sqlite(tmp_path_factory.mktemp("openapi"), **env) as d:
         # a claim ready for a verdict, so that the judge's reads return data
         assert d.submit("claim_splitter", {"work_type": "split", "results": [{"text": "c"}]}).status_code == 202
-        time.sleep(0.5)
+        seeker = {"X-Service-Agent-Identity": d.token("evidence_seeker")}
+        deadline = time.monotonic() + 30  # the processor creates the claim in the background
+        while not d.get("/agents/access-core/claims/pending", headers=seeker).json()["data"]:
+            assert time.monotonic() < deadline, "the claim was not created"
+            time.sleep(0.05)
         for role in ("evidence_seeker", "methodology_critic"):
             assert d.submit(role, {"work_type": "w", "results": [{"claim_id": 1}]}).status_code == 202
         yield d
@@ -88,14 +93,14 @@ def schemathesis(dep: Deployment, headers: dict[str, str], *extra: str) -> subpr
         "--request-timeout",
         "10",
         "--generation-deterministic",
-        "--generation-database",
-        "none",
         *extra,
     ]
     for name, value in headers.items():
         args += ["-H", f"{name}: {value}"]
     env = {**os.environ, "SCHEMATHESIS_HOOKS": ""}
-    return subprocess.run(args, capture_output=True, text=True, timeout=120, check=False, env=env)
+    # in a directory of its own: schemathesis keeps a cache (.schemathesis/) where it runs
+    cwd = tempfile.mkdtemp(prefix="schemathesis-")
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, check=False, env=env, cwd=cwd)
 
 
 @pytest.mark.parametrize("role", ["judge", "evidence_seeker", "claim_splitter"])
