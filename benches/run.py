@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint"]
+SUITES = ["lexicon", "text", "fingerprint", "access"]
 
 
 def machine_facts() -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 from blacksheep import Application, Content, Request, Response
+from blacksheep.server.routing import Router
 
 from tahqiq import __version__
 from tahqiq.access.openapi import manifest_document, openapi_document
@@ -83,6 +84,7 @@ class Service:
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
         self.analysis: AnalysisService | None = None
+        self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
 
@@ -238,6 +240,21 @@ class Service:
         return Response(200, None, Content(b"text/html; charset=utf-8", page.encode()))
 
     async def not_found(self, request: Request) -> Response:
+        """404 for a path nothing serves; 405 with `Allow` for a path served under other methods."""
+        allowed = [
+            method
+            for method in ("GET", "POST")
+            if method != request.method
+            and (match := self.router.get_match_by_method_and_path(method, request.path)) is not None
+            and match.pattern != b"*"
+        ]
+        if allowed:
+            problem = Problem(
+                "method-not-allowed",
+                f"{request.path} does not answer {request.method}; use {' or '.join(allowed)}",
+                headers={"Allow": ", ".join(allowed)},
+            )
+            return self.problem(request, problem)
         return self.problem(request, Problem("not-found", f"nothing answers {request.method} {request.path}"))
 
 
@@ -245,6 +262,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Application:
     """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL."""
     service = Service(settings, store or open_store(settings.database_url))
     app = Application()
+    service.router = app.router
     app.on_start += service.start
     app.on_stop += service.stop
     route = app.router

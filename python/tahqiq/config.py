@@ -196,7 +196,10 @@ class Settings:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w") as out:
                 out.write(base64.b64encode(secrets.token_bytes(32)).decode() + "\n")
-        key = _convert("secret_key", path.read_text().strip())
+        try:
+            key = _convert("secret_key", path.read_text().strip())
+        except ValueError:
+            key = b""
         if len(key) != 32:
             raise SettingsError([f"TAHQIQ_SECRET_KEY_FILE: {path} must hold the base64 of 32 bytes"])
         return replace(self, secret_key=key)

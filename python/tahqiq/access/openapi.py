@@ -156,16 +156,25 @@ def openapi_document(version: str) -> dict[str, Any]:
             "type": "object",
             "required": ["work_type", "results"],
             "properties": {
-                "work_type": {"type": "string", "minLength": 1, "maxLength": 200},
+                "work_type": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
                 "results": {
                     "type": "array",
                     "minItems": 1,
                     "items": {"type": "object"},
-                    "description": "claim_splitter: {text}; evidence_seeker, methodology_critic: {claim_id}; "
-                    "judge: {claim_id, verdict}. Other fields are kept as given.",
+                    "description": "What an item needs depends on the path's role: claim_splitter {text}; "
+                    "evidence_seeker, methodology_critic {claim_id} of an existing claim; judge {claim_id, "
+                    "verdict}. Other fields are kept as given. An item that lacks what its role needs, or names "
+                    "a claim that does not exist, is refused with 400 naming its index.",
                 },
                 "metadata": {"type": "object"},
             },
+            "examples": [
+                {
+                    "work_type": "example",
+                    "results": [{"text": "The earth is flat", "claim_id": 1, "verdict": "false"}],
+                    "metadata": {"source": "example"},
+                }
+            ],
         },
         "SubmissionAck": {
             "type": "object",
@@ -307,6 +316,27 @@ def openapi_document(version: str) -> dict[str, Any]:
             }
         },
         "/agents/access-core/submissions/{role_id}": {
+            "get": {
+                "summary": "Status of one of the agent's submissions",
+                "description": "The path segment is a submission_id here (OpenAPI allows one template name per "
+                "path shape, and the POST of this path names it role_id).",
+                "security": IDENTITY,
+                "parameters": [
+                    {
+                        "name": "role_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": UUID,
+                        "description": "the submission_id returned by the 202 of the submission",
+                    }
+                ],
+                "responses": {
+                    "200": _json(_ref("SubmissionStatus"), "accepted, processed or rejected (with reason)."),
+                    "401": identity_401,
+                    "404": _problem("No such submission of this agent."),
+                    "500": COMMON_ERRORS["500"],
+                },
+            },
             "post": {
                 "summary": "Submit agent work",
                 "security": IDENTITY,
@@ -315,14 +345,20 @@ def openapi_document(version: str) -> dict[str, Any]:
                         "name": "role_id",
                         "in": "path",
                         "required": True,
-                        "schema": {"type": "string", "pattern": "^[a-z_]+$"},
-                        "description": f"one of {', '.join(ROLES)}; must be the agent's role",
+                        "schema": {"type": "string", "pattern": "^[a-z_]+$", "enum": list(ROLES)},
+                        "description": f"one of {', '.join(ROLES)}; must be the agent's role (another name that "
+                        "matches the pattern is 404, one that breaks it 422)",
                     },
                     {
                         "name": "Idempotency-Key",
                         "in": "header",
                         "required": True,
-                        "schema": {"type": "string", "format": "uuid"},
+                        "schema": {
+                            "type": "string",
+                            "format": "uuid",
+                            "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-"
+                            "[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
+                        },
                         "description": "UUID v4; the same key and body replays the first answer",
                     },
                 ],
@@ -349,20 +385,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "429": _problem("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
                     **COMMON_ERRORS,
                 },
-            }
-        },
-        "/agents/access-core/submissions/{submission_id}": {
-            "get": {
-                "summary": "Status of one of the agent's submissions",
-                "security": IDENTITY,
-                "parameters": [{"name": "submission_id", "in": "path", "required": True, "schema": UUID}],
-                "responses": {
-                    "200": _json(_ref("SubmissionStatus"), "accepted, processed or rejected (with reason)."),
-                    "401": identity_401,
-                    "404": _problem("No such submission of this agent."),
-                    "500": COMMON_ERRORS["500"],
-                },
-            }
+            },
         },
         "/agents/access-core/claims/pending": _queue(
             "Claims needing evidence", "evidence_seeker and methodology_critic (each sees claims it has not worked on)"
@@ -374,7 +397,12 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "description": "Artifacts of processed submissions, oldest first. Readable by judge.",
                 "security": IDENTITY,
                 "parameters": [
-                    {"name": "claim_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}},
+                    {
+                        "name": "claim_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                    },
                     {
                         "name": "role_id",
                         "in": "query",

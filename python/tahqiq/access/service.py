@@ -39,6 +39,7 @@ ROLE_PATTERN = re.compile(r"^[a-z_]+$")
 DEFAULT_TTL_S, MIN_TTL_S, MAX_TTL_S = 900, 60, 3600
 DEFAULT_QUEUE_LIMIT, MAX_QUEUE_LIMIT = 50, 500
 MAX_WORK_TYPE_CHARS = 200
+MAX_CLAIM_ID = 2**63 - 1  # claim ids are 64-bit signed integers in both stores
 _APP_CACHE_SIZE = 1024
 _BAD_API_KEY = "missing or invalid agent API key: send `Authorization: Bearer svc_agent_...`"
 _BAD_APP_KEY = "missing or invalid application key: send `X-Service-App-Key: svc_app_...`"
@@ -68,22 +69,38 @@ def _json_object(body: bytes, *, empty_ok: bool, status_slug: str) -> dict[str, 
     return value
 
 
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
+_UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
+
+
 def _uuid(value: Any) -> str | None:
     """Canonical lowercase form of a UUID string, or None when `value` is not one."""
-    if not isinstance(value, str) or len(value) != 36:
+    if not isinstance(value, str) or _UUID.fullmatch(value) is None:
         return None
-    try:
-        return str(uuid.UUID(value))
-    except ValueError:
-        return None
+    return value.lower()
 
 
 def _is_uuid4(value: str) -> bool:
-    try:
-        parsed = uuid.UUID(value)
-    except ValueError:
-        return False
-    return len(value) == 36 and parsed.version == 4 and parsed.variant == uuid.RFC_4122
+    """The canonical 8-4-4-4-12 form of a version-4 UUID (`uuid.UUID` alone also takes hex with hyphens
+    anywhere, so `----` followed by 32 hex digits passed, and two spellings named one key)."""
+    return _UUID4.fullmatch(value) is not None
+
+
+def _nul_paths(value: Any, path: str) -> list[str]:
+    """Where NUL characters are in a parsed JSON value: `results[0].text`, or the object whose key holds one."""
+    if isinstance(value, str):
+        return [path] if "\x00" in value else []
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if "\x00" in k:
+                out.append(path)
+            else:
+                out.extend(_nul_paths(v, f"{path}.{k}" if path else k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.extend(_nul_paths(v, f"{path}[{i}]"))
+    return out
 
 
 def claim_json(c: Claim) -> dict[str, Any]:
@@ -157,6 +174,8 @@ class AccessService:
             if not audience:
                 errors["audience"] = ["must be a UUID string, the id of the app the token is for"]
         ttl = params.get("ttl", DEFAULT_TTL_S)
+        if isinstance(ttl, float) and ttl.is_integer():
+            ttl = int(ttl)  # 900.0 is an integer to JSON Schema, and so to the description
         if not isinstance(ttl, int) or isinstance(ttl, bool) or not MIN_TTL_S <= ttl <= MAX_TTL_S:
             errors["ttl"] = [f"must be an integer number of seconds from {MIN_TTL_S} to {MAX_TTL_S}"]
         if errors:
@@ -243,7 +262,7 @@ class AccessService:
     def _limit(raw: str | None) -> int:
         if raw is None:
             return DEFAULT_QUEUE_LIMIT
-        if not re.fullmatch(r"\d{1,4}", raw) or not 1 <= int(raw) <= MAX_QUEUE_LIMIT:
+        if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= MAX_QUEUE_LIMIT:
             raise validation_error("limit", f"must be an integer from 1 to {MAX_QUEUE_LIMIT}")
         return int(raw)
 
@@ -262,8 +281,8 @@ class AccessService:
     async def artifacts(self, claims: TokenClaims, claim_id: str, role_filter: str | None) -> Reply:
         if claims.role_id != "judge":
             raise Problem("forbidden", f"role {claims.role_id} may not read artifacts (judge only)")
-        if not re.fullmatch(r"\d{1,18}", claim_id):
-            raise validation_error("claim_id", "must be a positive integer")
+        if not re.fullmatch(r"[0-9]{1,19}", claim_id) or not 1 <= int(claim_id) <= MAX_CLAIM_ID:
+            raise validation_error("claim_id", f"must be an integer from 1 to {MAX_CLAIM_ID}")
         if role_filter is not None and role_filter not in ROLES:
             raise validation_error("role_id", f"must be one of {', '.join(ROLES)}")
         claim = await self._store.get_claim(int(claim_id))
@@ -352,8 +371,14 @@ class AccessService:
                     errors.setdefault(message.split(" ", 1)[0], []).append(message)
         if "metadata" in payload and not isinstance(payload["metadata"], dict):
             errors["metadata"] = ["must be an object when given"]
+        if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
+            for where in _nul_paths(payload, ""):
+                errors.setdefault(where or "body", []).append(
+                    "must not contain the NUL character (U+0000), which the store cannot keep"
+                )
         if errors:
-            first = next(iter(errors.values()))[0]
+            name, messages = next(iter(errors.items()))
+            first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
             raise Problem(
                 "invalid-submission",
                 f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
@@ -372,7 +397,8 @@ class AccessService:
                 for i, item in enumerate(results)
                 if item["claim_id"] in missing
             }
-            raise Problem("invalid-submission", next(iter(errors.values()))[0], errors=errors)
+            name, messages = next(iter(errors.items()))
+            raise Problem("invalid-submission", f"{name}: {messages[0]}", errors=errors)
 
     async def _accept(
         self,

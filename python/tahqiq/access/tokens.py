@@ -209,17 +209,28 @@ class TokenService:
                 key,
                 algorithms=["EdDSA"],
                 issuer=self._issuer,
-                leeway=self._skew,
-                options={"require": _REQUIRED, "verify_aud": False},
+                # The times are checked below against `now`, the clock every other check uses (PyJWT reads the
+                # wall clock itself, which made the first verification and the cached ones disagree).
+                options={
+                    "require": _REQUIRED,
+                    "verify_aud": False,
+                    "verify_exp": False,
+                    "verify_nbf": False,
+                    "verify_iat": False,
+                },
             )
-        except jwt.ExpiredSignatureError:
-            raise InvalidToken("the token has expired; mint a new one") from None
-        except jwt.ImmatureSignatureError:
-            raise InvalidToken("the token is not valid yet; check the clock, or mint a new one") from None
         except jwt.InvalidSignatureError:
             raise InvalidToken("the token's signature is invalid; mint a new one") from None
         except jwt.PyJWTError as exc:
             raise InvalidToken(f"the token is invalid ({exc}); mint a new one") from None
+        times: list[Any] = [payload.get(k) for k in ("exp", "nbf", "iat")]
+        if not all(isinstance(t, int | float) and not isinstance(t, bool) for t in times):
+            raise InvalidToken("the token's exp, nbf and iat must be numbers; mint a new one")
+        exp, nbf, iat = (float(t) for t in times)
+        if exp + self._skew < now:
+            raise InvalidToken("the token has expired; mint a new one")
+        if max(nbf, iat) - self._skew > now:
+            raise InvalidToken("the token is not valid yet; check the clock, or mint a new one")
         role, scopes, aud, sub, jti = (payload.get(k) for k in ("role", "scopes", "aud", "sub", "jti"))
         if (
             role not in ROLES
@@ -236,7 +247,7 @@ class TokenService:
             scopes=tuple(scopes),
             audience=aud,
             jti=jti,
-            issued_at=float(payload["iat"]),
-            expires_at=float(payload["exp"]),
+            issued_at=iat,
+            expires_at=exp,
             contract_version=str(payload.get("cv", CONTRACT_VERSION)),
         )
