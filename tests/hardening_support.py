@@ -10,6 +10,7 @@ Every deployment has a first-party app (id FIRST_PARTY_APP_ID), a second app, an
 from __future__ import annotations
 
 import sqlite3
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,22 +126,31 @@ class Deployment:
     # Store ------------------------------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        """Rows of the tables that work requests write to."""
-        if self.sqlite_path is not None:
-            conn = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True)
-            try:
-                return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in COUNTED_TABLES}
-            finally:
-                conn.close()
-        return run_sync(_pg_counts(self.database_url))
+        """Rows of the tables that work requests write to, once the processor has applied every accepted
+        submission (applying one writes claims and artifacts, which would otherwise race the snapshot)."""
+        deadline = time.monotonic() + 20
+        while True:
+            if self.sqlite_path is not None:
+                conn = sqlite3.connect(f"file:{self.sqlite_path}?mode=ro", uri=True)
+                try:
+                    queued = conn.execute("SELECT count(*) FROM submissions WHERE status = 'accepted'").fetchone()[0]
+                    rows = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in COUNTED_TABLES}
+                finally:
+                    conn.close()
+            else:
+                queued, rows = run_sync(_pg_counts(self.database_url))
+            if queued == 0 or time.monotonic() > deadline:
+                return rows
+            time.sleep(0.05)
 
 
-async def _pg_counts(url: str) -> dict[str, int]:
+async def _pg_counts(url: str) -> tuple[int, dict[str, int]]:
     import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url, timeout=10)
     try:
-        return {t: int(await conn.fetchval(f"SELECT count(*) FROM {t}")) for t in COUNTED_TABLES}
+        queued = int(await conn.fetchval("SELECT count(*) FROM submissions WHERE status = 'accepted'"))
+        return queued, {t: int(await conn.fetchval(f"SELECT count(*) FROM {t}")) for t in COUNTED_TABLES}
     finally:
         await conn.close()
 
