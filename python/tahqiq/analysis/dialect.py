@@ -28,6 +28,7 @@ from tahqiq.core import Lexicon, normalize, scan
 SHIPPED = "tahqiq"
 ALL = "all"
 MAX_REFS = 5
+TIE_BREAK_CANDIDATES = 8
 CLITIC_SCORE = 0.95  # below the exact and normalised matches, above most fuzzy ones
 
 # Proclitics and enclitics of the dialects, in normalised spelling (ى→ي, ة→ه), longest first within a slot.
@@ -245,7 +246,8 @@ class DialectIndex:
         index = self.glossary_index(source)
         words = [t for t in scan(text) if t.kind in ("word", "number")]
         normalized = [match_form(t.text) for t in words]
-        fuzzy = index.lexicon.search_many(normalized, top_k=top_k, threshold=threshold)
+        # More fuzzy candidates than asked for: their similarity also orders the clitic matches among themselves.
+        fuzzy = index.lexicon.search_many(normalized, top_k=top_k + TIE_BREAK_CANDIDATES, threshold=min(threshold, 0.5))
         out = []
         for t, norm, fuzzy_hits in zip(words, normalized, fuzzy, strict=True):
             row: dict[str, Any] = {"token": t.text, "normalized": norm}
@@ -326,7 +328,10 @@ class _Glossary:
             for stem in strip_clitics(norm):
                 for i in itertools.chain(self.by_norm.get(stem, ()), self.by_stem.get(stem, ())):
                     offer(i, "clitic", CLITIC_SCORE)
+        similarity = dict(fuzzy_hits)
         for i, score in fuzzy_hits:
             offer(i, "fuzzy", score)
-        ranked = sorted(found.items(), key=lambda kv: (-kv[1][1], _TYPE_RANK[kv[1][0]], kv[0]))
+        ranked = sorted(
+            found.items(), key=lambda kv: (-kv[1][1], _TYPE_RANK[kv[1][0]], -similarity.get(kv[0], 0.0), kv[0])
+        )
         return [self._match(i, match_type, score) for i, (match_type, score) in ranked[:top_k]]
