@@ -29,6 +29,8 @@ from tahqiq.store.sqlite import SqliteStore
 
 T0 = 1_700_000_040.0  # a multiple of 60: the start of a one-minute window
 RATE = RateLimit(limit=120, window_s=60)
+LATEST_VERSIONS = [1, 2]  # the migrations both dialects ship
+LATEST = LATEST_VERSIONS[-1]
 Factory = Callable[[], Awaitable[Store]]
 
 
@@ -157,7 +159,7 @@ async def test_in_memory_sqlite_store_works_end_to_end() -> None:
     store = open_store("sqlite:///:memory:")
     await store.open()
     try:
-        assert await store.migrate() == [1]
+        assert await store.migrate() == LATEST_VERSIONS
         agent_id = await make_agent(store)
         new = new_submission(agent_id)
         assert isinstance(await store.accept_submission(new, uid(), "fp", RATE, T0), Accepted)
@@ -172,7 +174,7 @@ async def test_sqlite_creates_the_database_directory(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path}/deep/er/t.db")
     await store.open()
     try:
-        assert await store.migrate() == [1]
+        assert await store.migrate() == LATEST_VERSIONS
         assert (tmp_path / "deep" / "er" / "t.db").exists()
     finally:
         await store.close()
@@ -182,17 +184,17 @@ async def test_sqlite_creates_the_database_directory(tmp_path: Path) -> None:
 
 
 async def test_migrations_are_recorded_and_idempotent(store: Store) -> None:
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == LATEST
     assert await store.migrate() == []
     assert await store.migrate() == []
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == LATEST
 
 
 async def test_migrations_start_from_an_empty_database(empty_factory: Factory) -> None:
     store = await empty_factory()
     assert await store.schema_version() == 0
-    assert await store.migrate() == [1]
-    assert await store.schema_version() == 1
+    assert await store.migrate() == LATEST_VERSIONS
+    assert await store.schema_version() == LATEST
     assert await store.migrate() == []
     assert await store.list_agents() == []
 
@@ -200,9 +202,9 @@ async def test_migrations_start_from_an_empty_database(empty_factory: Factory) -
 async def test_concurrent_migrations_apply_each_version_once(empty_factory: Factory) -> None:
     stores = [await empty_factory() for _ in range(3)]
     results = await asyncio.gather(*(s.migrate() for s in stores))
-    assert sorted(v for r in results for v in r) == [1]
+    assert sorted(v for r in results for v in r) == LATEST_VERSIONS  # each version applied by exactly one
     for s in stores:
-        assert await s.schema_version() == 1
+        assert await s.schema_version() == LATEST
     await make_agent(stores[0])
     assert len(await stores[2].list_agents()) == 1
 
@@ -324,6 +326,28 @@ async def test_auth_state_reads_status_and_revocation_together(store: Store) -> 
     assert await store.auth_state("nobody", "j1") == (None, True)
     await store.set_agent_status("a1", "suspended", T0)
     assert await store.auth_state("a1", "j2") == ("suspended", False)
+
+
+async def test_cached_auth_state_follows_changes_made_by_another_instance(factory: Factory) -> None:
+    """auth_state may be cached, but a revocation or suspension by another process must show: at once on SQLite
+    (PRAGMA data_version), within the NOTIFY's delivery on PostgreSQL (awaited here with a deadline)."""
+    reader, writer = await factory(), await factory()
+    agent_id = await make_agent(writer)
+    assert await reader.auth_state(agent_id, "j1") == ("active", False)
+    assert await reader.auth_state(agent_id, "j1") == ("active", False)  # now cached
+
+    async def seen(expected: tuple[str, bool]) -> bool:
+        deadline = asyncio.get_running_loop().time() + 2
+        while asyncio.get_running_loop().time() < deadline:
+            if await reader.auth_state(agent_id, "j1") == expected:
+                return True
+            await asyncio.sleep(0.005)
+        return False
+
+    await writer.revoke_token("j1", T0 + 900)
+    assert await seen(("active", True))
+    await writer.set_agent_status(agent_id, "suspended", T0)
+    assert await seen(("suspended", True))
 
 
 async def test_revoking_twice_keeps_the_later_expiry(store: Store) -> None:

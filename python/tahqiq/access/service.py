@@ -8,6 +8,7 @@ is reached are not remembered, so a client may correct its request and retry wit
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import re
 import uuid
@@ -133,6 +134,20 @@ def rate_headers(decision: RateDecision, window_s: int) -> dict[str, str]:
     return headers
 
 
+@functools.lru_cache(maxsize=4096)
+def verification_success(claims: TokenClaims) -> bytes:
+    """The success body for a verified token: the same bytes for every verification of that token, made once."""
+    agent = {
+        "agent_id": claims.agent_id,
+        "role_id": claims.role_id,
+        "scopes": list(claims.scopes),
+        "status": "active",
+        "contract_version": claims.contract_version,
+        "token_expiry": iso(claims.expires_at),
+    }
+    return orjson.dumps({"success": True, "valid": True, "agent": agent})
+
+
 class AccessService:
     def __init__(self, settings: Settings, store: Store, tokens: TokenService, on_accept: Any = None) -> None:
         self._settings = settings
@@ -225,18 +240,11 @@ class AccessService:
             claims = await self._checked_claims(token, now, app.app_id)
         except InvalidToken as exc:
             return Reply(200, orjson.dumps({"success": False, "error_code": "AUTH_INVALID", "message": str(exc)}))
-        agent = {
-            "agent_id": claims.agent_id,
-            "role_id": claims.role_id,
-            "scopes": list(claims.scopes),
-            "status": "active",
-            "contract_version": claims.contract_version,
-            "token_expiry": iso(claims.expires_at),
-        }
-        return Reply(200, orjson.dumps({"success": True, "valid": True, "agent": agent}))
+        return Reply(200, verification_success(claims))
 
     async def _checked_claims(self, token: str, now: float, audience: str) -> TokenClaims:
-        """Signature and times (cached), then audience, revocation and agent status (never cached)."""
+        """Signature and times (cached per token), then audience, revocation and agent status (asked of the
+        store every time; the store may cache, but drops its answers whenever either changes)."""
         claims = await self._tokens.verify(token, now)
         if claims.audience != audience:
             raise InvalidToken("the token was minted for another audience; mint one for this app")

@@ -40,6 +40,9 @@ from tahqiq.store.protocol import (
     SubmissionHandler,
 )
 
+AUTH_CHANNEL = "tahqiq_auth"
+AUTH_CACHE_SIZE = 50_000
+
 # pg_advisory_xact_lock key held while migrating: the ASCII bytes of "tahqiqmg" as a bigint.
 MIGRATION_LOCK = 0x7461687169716D67
 
@@ -49,10 +52,28 @@ _COUNT_RATE = (
 )
 
 
-class _Rollback(Exception):
-    def __init__(self, value: AcceptOutcome) -> None:
-        super().__init__()
-        self.value = value
+_ADD_RATE = (
+    "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES ($1, $2, GREATEST($4, 0), $3) "
+    "ON CONFLICT (bucket, window_start) DO UPDATE SET count = GREATEST(rate_windows.count + $4, 0) RETURNING count"
+)
+
+
+async def _idempotency_record(conn: Any, agent_id: str, key: str, fingerprint: str) -> Replayed | KeyReused | None:
+    seen = await conn.fetchrow(
+        "SELECT fingerprint, status, body FROM idempotency_keys WHERE agent_id = $1 AND key = $2", agent_id, key
+    )
+    if seen is None:
+        return None
+    return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == fingerprint else KeyReused()
+
+
+async def _count_rate_fast(conn: Any, bucket: str, rate: RateLimit, now: float, delta: int) -> RateDecision:
+    """Adds `delta` to the bucket's current window in a transaction that commits without waiting for the WAL."""
+    start, ends_at = c.window(rate, now)
+    async with conn.transaction():
+        await conn.execute("SET LOCAL synchronous_commit = off")
+        count = await conn.fetchval(_ADD_RATE, bucket, start, ends_at, delta)
+    return c.counted(rate, int(count), ends_at, now)
 
 
 async def _count_rate(conn: Any, bucket: str, rate: RateLimit, now: float) -> RateDecision:
@@ -69,14 +90,37 @@ class PostgresStore:
         self._min_size = min_size
         self._max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        # auth_state answers, dropped whenever the database announces a change (migration 0002's triggers
+        # NOTIFY on agent status updates and revocations, from any process). Without a live listener, or
+        # while a change may be in flight, answers are read through and not kept.
+        self._listener: Any = None
+        self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
+        self._auth_generation = 0
 
     async def open(self) -> None:
         if self._pool is None:
             self._pool = await asyncpg.create_pool(
                 self.dsn, min_size=self._min_size, max_size=self._max_size, command_timeout=60
             )
+        if self._listener is None:
+            listener = await asyncpg.connect(self.dsn)
+            await listener.add_listener(AUTH_CHANNEL, self._auth_changed)
+            listener.add_termination_listener(self._listener_lost)
+            self._listener = listener
+
+    def _auth_changed(self, *_args: Any) -> None:
+        self._auth_generation += 1
+        self._auth_cache.clear()
+
+    def _listener_lost(self, *_args: Any) -> None:
+        self._listener = None  # read through from now on; the next open() listens again
+        self._auth_changed()
 
     async def close(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            await listener.close()
+        self._auth_changed()
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
@@ -166,6 +210,7 @@ class PostgresStore:
             status,
             now,
         )
+        self._auth_changed()
         return c.agent(row) if row else None
 
     async def set_agent_key(self, agent_id: str, key_hash: str, key_prefix: str, now: float) -> Agent | None:
@@ -235,15 +280,26 @@ class PostgresStore:
             jti,
             expires_at,
         )
+        self._auth_changed()  # at once in this process; other processes hear the NOTIFY
 
     async def auth_state(self, agent_id: str, jti: str) -> tuple[AgentStatus | None, bool]:
+        cached = self._auth_cache.get((agent_id, jti))
+        if cached is not None:
+            return cached
+        generation = self._auth_generation
         row = await self._fetchrow(
             "SELECT (SELECT status FROM agents WHERE agent_id = $1), "
             "EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2)",
             agent_id,
             jti,
         )
-        return row[0], bool(row[1])
+        answer: tuple[AgentStatus | None, bool] = (row[0], bool(row[1]))
+        # Kept only if no change was announced while we read (else the answer may predate it).
+        if self._listener is not None and generation == self._auth_generation:
+            if len(self._auth_cache) >= AUTH_CACHE_SIZE:
+                self._auth_cache.clear()
+            self._auth_cache[(agent_id, jti)] = answer
+        return answer
 
     # Rate limits
 
@@ -265,61 +321,49 @@ class PostgresStore:
         self, new: NewSubmission, idempotency_key: str, fingerprint: str, rate: RateLimit, now: float
     ) -> AcceptOutcome:
         payload = c.dumps(new.payload)
+        bucket = f"submit:{new.agent_id}"
         async with self.pool.acquire() as conn:
+            seen = await _idempotency_record(conn, new.agent_id, idempotency_key, fingerprint)
+            if seen is not None:
+                return seen  # a replay or a reused key: no rate unit spent
+            # The rate unit is counted in a transaction of its own that does not wait for the WAL flush: an
+            # agent's counter row is hot, and holding its lock across a durable commit would serialise all
+            # of that agent's submissions on fsync. A counter lost in a crash only lets a few more through.
+            decision = await _count_rate_fast(conn, bucket, rate, now, +1)
+            if not decision.allowed:
+                await _count_rate_fast(conn, bucket, rate, now, -1)  # a 429 costs nothing
+                return RateLimited(decision)
             while True:
-                try:
-                    async with conn.transaction():
-                        outcome = await self._accept(conn, new, idempotency_key, fingerprint, payload, rate, now)
-                except _Rollback as rollback:
-                    return rollback.value
-                if outcome is not None:
-                    return outcome
+                async with conn.transaction():
+                    # Claims the key: a concurrent transaction holding it makes this wait for its end.
+                    mine = await conn.fetchval(
+                        "INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
+                        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id, key) DO NOTHING RETURNING true",
+                        new.agent_id,
+                        idempotency_key,
+                        fingerprint,
+                        new.response_status,
+                        new.response_body,
+                        now,
+                    )
+                    if mine:
+                        await conn.execute(
+                            "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, "
+                            "reason, created_at, processed_at) VALUES ($1, $2, $3, $4, $5, 'accepted', NULL, $6, NULL)",
+                            new.submission_id,
+                            new.agent_id,
+                            new.role_id,
+                            new.work_type,
+                            payload,
+                            now,
+                        )
+                        return Accepted(decision)
+                # A concurrent request with this key won: give the unit back and answer as it was answered.
+                seen = await _idempotency_record(conn, new.agent_id, idempotency_key, fingerprint)
+                if seen is not None:
+                    await _count_rate_fast(conn, bucket, rate, now, -1)
+                    return seen
                 # The record we collided with was pruned before we could read it: try again.
-
-    @staticmethod
-    async def _accept(
-        conn: Any,
-        new: NewSubmission,
-        key: str,
-        fingerprint: str,
-        payload: str,
-        rate: RateLimit,
-        now: float,
-    ) -> AcceptOutcome | None:
-        # Claims the key first: a concurrent transaction holding the same key makes this wait for its end.
-        mine = await conn.fetchval(
-            "INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id, key) DO NOTHING RETURNING true",
-            new.agent_id,
-            key,
-            fingerprint,
-            new.response_status,
-            new.response_body,
-            now,
-        )
-        if not mine:
-            seen = await conn.fetchrow(
-                "SELECT fingerprint, status, body FROM idempotency_keys WHERE agent_id = $1 AND key = $2",
-                new.agent_id,
-                key,
-            )
-            if seen is None:
-                return None
-            return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == fingerprint else KeyReused()
-        decision = await _count_rate(conn, f"submit:{new.agent_id}", rate, now)
-        if not decision.allowed:
-            raise _Rollback(RateLimited(decision))  # rolls back the key and the counted unit: a 429 costs nothing
-        await conn.execute(
-            "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, reason, "
-            "created_at, processed_at) VALUES ($1, $2, $3, $4, $5, 'accepted', NULL, $6, NULL)",
-            new.submission_id,
-            new.agent_id,
-            new.role_id,
-            new.work_type,
-            payload,
-            now,
-        )
-        return Accepted(decision)
 
     async def get_submission(self, submission_id: str) -> Submission | None:
         row = await self._fetchrow(
@@ -413,6 +457,7 @@ class PostgresStore:
             await conn.execute("DELETE FROM idempotency_keys WHERE created_at < $1", now - idempotency_ttl_s)
             await conn.execute("DELETE FROM revoked_tokens WHERE expires_at < $1", now)
             await conn.execute("DELETE FROM rate_windows WHERE ends_at <= $1", now)
+        self._auth_changed()
 
 
 class _PgTx:

@@ -98,6 +98,12 @@ def _count_rate(conn: sqlite3.Connection, bucket: str, rate: RateLimit, now: flo
     return c.counted(rate, int(row[0]), ends_at, now)
 
 
+AUTH_CACHE_SIZE = 50_000
+_AUTH_STATE = (
+    "SELECT (SELECT status FROM agents WHERE agent_id = ?), EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?)"
+)
+
+
 class SqliteStore:
     url_scheme = "sqlite"
 
@@ -119,6 +125,10 @@ class SqliteStore:
         self._reader_pool: ThreadPoolExecutor | None = None
         self._conn: sqlite3.Connection | None = None  # owned by the writer thread
         self._reader: sqlite3.Connection | None = None
+        # auth_state answers, valid while the reader's `PRAGMA data_version` stays the same: it changes whenever
+        # any other connection (our writer, the CLI, another process) commits, so a revocation is seen at once.
+        self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
+        self._auth_version = -1
 
     # Life cycle
 
@@ -373,12 +383,27 @@ class SqliteStore:
         await self._write(run)
 
     async def auth_state(self, agent_id: str, jti: str) -> tuple[AgentStatus | None, bool]:
-        row = await self._read_one(
-            "SELECT (SELECT status FROM agents WHERE agent_id = ?), "
-            "EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?)",
-            (agent_id, jti),
-        )
+        reader = self._reader
+        if reader is not None and self._reader_pool is None:
+            version = reader.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._auth_version:
+                self._auth_cache.clear()
+                self._auth_version = version
+            cached = self._auth_cache.get((agent_id, jti))
+            if cached is not None:
+                return cached
+            answer = self._auth_state_now(reader, agent_id, jti)
+            if len(self._auth_cache) >= AUTH_CACHE_SIZE:
+                self._auth_cache.clear()
+            self._auth_cache[(agent_id, jti)] = answer
+            return answer
+        row = await self._read_one(_AUTH_STATE, (agent_id, jti))
         assert row is not None
+        return row[0], bool(row[1])
+
+    @staticmethod
+    def _auth_state_now(conn: sqlite3.Connection, agent_id: str, jti: str) -> tuple[AgentStatus | None, bool]:
+        row = conn.execute(_AUTH_STATE, (agent_id, jti)).fetchone()
         return row[0], bool(row[1])
 
     # Rate limits
