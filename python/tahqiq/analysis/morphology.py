@@ -206,9 +206,9 @@ def farahidi_pos(pos: str | None, type_: str | None, lemma: str) -> str:
     if pos == "فعل":
         return "verb"
     if pos == "حرف":
-        if t == "جر":
+        if "جر" in t.split(":"):
             return "prep"
-        if t == "عطف":
+        if "عطف" in t.split(":"):
             return "conj"
         return "part"
     if t == "اسم علم":
@@ -562,15 +562,25 @@ class Morphology:
                 self._memo.move_to_end(key)
                 return memo
         lkey = loose(key)
-        if (ids := table.loose.get(lkey)) is not None:
-            return ids
+        lids = table.loose.get(lkey)
+        if lids is not None and lkey == key:
+            return lids
+        # A spelling the corpus does not have (other hamza, alef or ya forms): the analyser reads it as written,
+        # ranked with the corpus ranking of its loose spelling.
+        hints = table.hints.get(key) or table.hints.get(lkey) or {}
+        if not hints and lids:
+            for i, n in enumerate(lids):
+                hints.setdefault(table.lemmas[n][0], 1.0 / (1 + i))
         with self._lock:
             self.analyser_calls += 1
             raw = self.backend.analyze(key)
-            ranked = rank(raw, table.hints.get(key, {}), self._lemma_freq, lambda r: table.root_freq.get(r, 0))
-            if not ranked:
-                ranked = [(key, "", UNKNOWN_POS)]
-            ids = tuple(self._register(a) for a in ranked)
+            ranked = rank(raw, hints, self._lemma_freq, lambda r: table.root_freq.get(r, 0))
+            if ranked:
+                ids = tuple(self._register(a) for a in ranked)
+            elif lids:
+                ids = lids
+            else:
+                ids = (self._register((key, "", UNKNOWN_POS)),)
             self._memo[key] = ids
             if len(self._memo) > self.memo_size:
                 self._memo.popitem(last=False)
