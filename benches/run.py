@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint"]
+SUITES = ["lexicon", "text", "fingerprint", "morph"]
 
 
 def machine_facts() -> list[str]:

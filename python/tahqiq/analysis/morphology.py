@@ -275,10 +275,9 @@ class FarahidiBackend:
     name = "farahidi"
 
     def __init__(self) -> None:
-        import farahidi
-
+        farahidi: Any = importlib.import_module("farahidi")  # the package ships no type information
         self.version = metadata.version("farahidi")
-        self._analyzer = farahidi.Analyzer()
+        self._analyzer: Any = farahidi.Analyzer()
 
     def analyze(self, form: str) -> list[tuple[str, str, str]]:
         out = []
@@ -287,8 +286,8 @@ class FarahidiBackend:
         return out
 
     def corpus(self) -> tuple[list[str], dict[str, dict[str, float]], dict[str, int], dict[str, int]]:
-        from farahidi import lm, translit
-
+        lm: Any = importlib.import_module("farahidi.lm")
+        translit: Any = importlib.import_module("farahidi.translit")
         word_freq: dict[str, float] = {}
         path = resources.files("farahidi") / "data" / (lm.LM_FILE + ".gz")
         bw = translit.bw_to_arabic
