@@ -527,13 +527,18 @@ class Morphology:
             entry = Analysis(lemma, lemma_id_for(table.package, lemma, pos, root), root, pos, freq).as_dict()
             self._entries.append(entry)
             self._ids[entry["lemma_id"]] = n
-        forms_of: dict[int, list[str]] = {}
-        for form, ids in table.exact.items():  # insertion order = corpus frequency order
-            for n in ids:
-                lst = forms_of.setdefault(n, [])
-                if len(lst) < LEMMA_FORMS_LIMIT + 1:
+        # Forms of a lemma: those where it is the top reading first, then those where it is another reading;
+        # within each, corpus frequency order (the table's insertion order).
+        top: dict[int, list[str]] = {}
+        other: dict[int, list[str]] = {}
+        for form, ids in table.exact.items():
+            for rank_, n in enumerate(ids):
+                lst = (top if rank_ == 0 else other).setdefault(n, [])
+                if len(lst) <= LEMMA_FORMS_LIMIT:
                     lst.append(form)
-        self._forms_of = forms_of
+        self._forms_of = {
+            n: (top.get(n, []) + other.get(n, []))[: LEMMA_FORMS_LIMIT + 1] for n in top.keys() | other.keys()
+        }
         self._table = table
 
     # ------------------------------------------------------------------------------------------- lookups
