@@ -22,7 +22,7 @@ from benches import harness
 def run(ctx: harness.Context) -> list[harness.Row]:
     sentences = list(dict.fromkeys(row["sentence"] for row in load_gold(DEFAULT_GOLD)))
     text = " ".join(sentences)
-    table_size = 2_000 if ctx.quick else DEFAULT_TABLE_SIZE
+    table_size = 500 if ctx.quick else DEFAULT_TABLE_SIZE
     rows: list[harness.Row] = []
     with tempfile.TemporaryDirectory(prefix="bench-morph-") as tmp:
         data = Path(tmp)
