@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access"]
+SUITES = ["lexicon", "text", "fingerprint", "access", "morph"]
 
 
 def machine_facts() -> list[str]:

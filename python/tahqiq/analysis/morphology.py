@@ -1,0 +1,693 @@
+"""Morphological analysis of MSA text (Area C, `/morph`): lemma, stable lemma id, root, coarse POS, frequency.
+
+The analyses come from a real lexicon installed from PyPI (see MORPHOLOGY.md for the measured choice):
+
+- ``farahidi`` (default, GPL-3.0-or-later): the AlKhalil Morpho Sys 2 port. Its in-context language model gives,
+  for every one of the ~114k word forms of its training corpus, the corpus distribution of lemmas, which is what
+  ranks the analyses here; lemma frequencies are the corpus counts derived from the same model.
+- ``qalsadi`` (GPL, with arramooz): kept as a measurable alternative (``package="qalsadi"``); its frequency is
+  arramooz's word frequency.
+
+**Compiled table.** On first use the ``package_version``-stamped file ``<data_dir>/morphology-<package>-<version>
+.pickle`` is loaded, or built once from the package (the ``table_size`` most frequent corpus forms, analysed and
+ranked) and written atomically; a file recording another package version, format or size is rebuilt, and files of
+other versions are removed. Forms outside the table go through the package's analyser, ranked by the same function
+(using ranking hints stored in the table, so the table and the fallback agree), and are memoised in a bounded LRU.
+
+**Keys.** Every token is normalised with :func:`tahqiq.core.normalize` (the one normaliser): first with
+diacritics and tatweel removed but hamza/alef and ya kept (the exact key), then, when that form is unknown, with the
+full default normalisation (the loose key, so ``اعلن`` finds ``أعلن``). Tokens come from :func:`tahqiq.core.scan`
+(words only: numbers, punctuation and symbols are not analysed).
+
+**Output conventions.**
+
+- ``lemma``: the package's vocalised lemma (perfect 3rd masc. sing. for verbs, singular for nouns).
+- ``root``: the letters separated by spaces (``"ك ت ب"``), hamza written ``ء`` as in the lexicon; ``""`` when the
+  word has no root (particles, pronouns, most proper nouns and loanwords; also any "root" longer than 4 letters).
+- ``pos``: a coarse English name, mapped from the package's tags by :func:`farahidi_pos` / :func:`qalsadi_pos`:
+  ``verb``; ``noun`` (nouns, verbal nouns, participles, nouns of place/instrument); ``adj`` (nisba adjectives,
+  صفة مشبهة, elatives, intensive forms); ``noun_prop`` (اسم علم); ``pron`` (personal, relative, demonstrative,
+  interrogative and conditional pronouns); ``adv`` (ظرف); ``num`` (cardinal number words, by lemma); ``prep``
+  (حرف جر); ``conj`` (حرف عطف); ``part`` (other particles).
+- ``frequency``: the lemma's corpus count in the package's data (0 when unknown).
+- ``lemma_id``: the first 12 hex digits of BLAKE2b over ``"<package>\\x1f<lemma>\\x1f<pos>\\x1f<root>"`` (UTF-8). It
+  depends only on the package's lemma and this documented mapping, so it is the same across restarts, machines and
+  table rebuilds.
+- A word without any analysis: ``lemma`` = the token (diacritics removed), ``root`` ``""``, ``pos`` ``"unknown"``,
+  ``frequency`` 0 (its ``lemma_id`` is computed the same way).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import importlib
+import os
+import pickle
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from tahqiq.core import normalize, scan
+
+__all__ = [
+    "FLAGS",
+    "TASKS",
+    "Analysis",
+    "EmptyTextError",
+    "Morphology",
+    "MorphologyError",
+    "TextTooLongError",
+    "UnknownFlagError",
+    "UnknownTaskError",
+    "UnsupportedLanguageError",
+    "check_language",
+    "farahidi_pos",
+    "lemma_id_for",
+    "qalsadi_pos",
+]
+
+TASKS: Final = ("full", "lemmatization", "pos", "root")
+FLAGS: Final = ("1", "*")
+LANGUAGES: Final = ("MSA",)
+FORMAT: Final = 1
+DEFAULT_TABLE_SIZE: Final = 20_000
+DEFAULT_MEMO_SIZE: Final = 65_536
+DEFAULT_MAX_CHARS: Final = 10_000
+LEMMA_FORMS_LIMIT: Final = 20
+UNKNOWN_POS: Final = "unknown"
+
+
+# --------------------------------------------------------------------------------------------------------- errors
+class MorphologyError(ValueError):
+    """Bad input to :class:`Morphology`; ``field`` names the parameter to fix (the app answers 422)."""
+
+    field: str = "text"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        if field is not None:
+            self.field = field
+
+
+class UnknownTaskError(MorphologyError):
+    field = "task"
+
+
+class UnknownFlagError(MorphologyError):
+    field = "flag"
+
+
+class EmptyTextError(MorphologyError):
+    field = "text"
+
+
+class TextTooLongError(MorphologyError):
+    field = "text"
+
+
+class UnsupportedLanguageError(MorphologyError):
+    field = "language"
+
+
+def check_language(language: str | None) -> None:
+    """Only MSA is supported (case-insensitive; ``None`` means MSA); anything else raises."""
+    if language is None or language.strip().upper() in LANGUAGES:
+        return
+    raise UnsupportedLanguageError(f"language {language!r} is not supported: only MSA (Modern Standard Arabic) is")
+
+
+# ------------------------------------------------------------------------------------------------ data model
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """One ranked analysis of a form (one lexicon lemma)."""
+
+    lemma: str
+    lemma_id: str
+    root: str
+    pos: str
+    frequency: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lemma": self.lemma,
+            "lemma_id": self.lemma_id,
+            "root": self.root,
+            "pos": self.pos,
+            "frequency": self.frequency,
+        }
+
+
+def lemma_id_for(package: str, lemma: str, pos: str, root: str) -> str:
+    """The stable lemma id: 12 hex digits of BLAKE2b over package, lemma, pos and root."""
+    key = "\x1f".join((package, lemma, pos, root)).encode("utf-8")
+    return hashlib.blake2b(key, digest_size=6).hexdigest()
+
+
+def spaced_root(root: str | None) -> str:
+    """``"كتب"`` → ``"ك ت ب"``; no root, ``"-"`` or a "root" of more than 4 letters → ``""``."""
+    if not root:
+        return ""
+    letters = root.replace(" ", "").strip("-")
+    if not letters or len(letters) > 4:
+        return ""
+    return " ".join(letters)
+
+
+def bare(text: str) -> str:
+    """Diacritics and tatweel removed, letters kept as written (the exact key)."""
+    return normalize(text, alef=False, ya=False)
+
+
+def loose(text: str) -> str:
+    """The full default normalisation (the loose key)."""
+    return normalize(text)
+
+
+_NUMBER_LEMMAS: Final = frozenset(
+    loose(w)
+    for w in (
+        "واحد اثنان اثنين ثلاث ثلاثة أربع أربعة خمس خمسة ست ستة سبع سبعة ثمان ثماني ثمانية تسع تسعة عشر عشرة "
+        "عشرون ثلاثون أربعون خمسون ستون سبعون ثمانون تسعون مئة مائة ألف مليون مليار بليون"
+    ).split()
+)
+_PREPOSITIONS: Final = frozenset(loose(w) for w in "في من إلى على عن مع منذ مذ حتى ب ل ك رب خلا عدا".split())
+_CONJUNCTIONS: Final = frozenset(loose(w) for w in "و ف ثم أو أم بل لكن كما".split())
+_ADVERBS: Final = frozenset(
+    loose(w)
+    for w in "بين بعد قبل خلال أمام وراء نحو عند حول دون تحت فوق لدى ضد إزاء حيث أمس الآن قط أبدا عندما".split()
+)
+_PRONOUNS: Final = frozenset(
+    loose(w)
+    for w in (
+        "هو هي هم هن هما أنا نحن أنت أنتم أنتما أنتن الذي التي الذين اللذان اللتان اللواتي اللاتي هذا هذه "
+        "هؤلاء ذلك تلك أولئك هنا هناك ما من متى أين كيف كم أي"
+    ).split()
+)
+
+
+def _numberise(pos: str, lemma: str) -> str:
+    return "num" if pos in ("noun", "adj") and loose(lemma) in _NUMBER_LEMMAS else pos
+
+
+_FARAHIDI_ADJ: Final = frozenset(("نسبة", "صفة مشبهة", "اسم تفضيل", "مبالغة اسم الفاعل"))
+_FARAHIDI_PRON: Final = ("ضمير", "موصول", "إشارة", "استفهام", "شرط")
+
+
+def farahidi_pos(pos: str | None, type_: str | None, lemma: str) -> str:
+    """Coarse POS from farahidi's ``pos`` (اسم / فعل / حرف) and ``type``; see the module docstring."""
+    t = type_ or ""
+    if pos == "فعل":
+        return "verb"
+    if pos == "حرف":
+        if "جر" in t.split(":"):
+            return "prep"
+        if "عطف" in t.split(":"):
+            return "conj"
+        return "part"
+    if t == "اسم علم":
+        return "noun_prop"
+    if any(p in t for p in _FARAHIDI_PRON):
+        return "pron"
+    if t == "ظرف":
+        return "adv"
+    if t in _FARAHIDI_ADJ:
+        return "adj"
+    return _numberise("noun", lemma)
+
+
+_QALSADI_ADJ: Final = ("منسوب", "صفة", "اسم تفضيل", "صيغة مبالغة", "adj")
+
+
+def qalsadi_pos(type_: str, lemma: str) -> str:
+    """Coarse POS from qalsadi's ``type`` (``Verb``, ``Noun:…``, ``STOPWORD:…``, ``unknown``)."""
+    key = loose(lemma)
+    if type_.startswith("Verb"):
+        return "verb"
+    if type_.startswith("STOPWORD"):
+        if key in _PREPOSITIONS:
+            return "prep"
+        if key in _CONJUNCTIONS:
+            return "conj"
+        if key in _ADVERBS:
+            return "adv"
+        if key in _PRONOUNS or "ضمير" in type_:
+            return "pron"
+        if key in _NUMBER_LEMMAS:
+            return "num"
+        return "part" if "حرف" in type_ else "noun"
+    if type_ == "unknown":
+        return "noun_prop"
+    if any(a in type_ for a in _QALSADI_ADJ):
+        return _numberise("adj", lemma)
+    return _numberise("noun", lemma)
+
+
+# ---------------------------------------------------------------------------------------------------- backends
+Raw = tuple[str, str, str, float]  # (lemma, root spaced, coarse pos, ranking weight)
+
+
+class Backend(Protocol):
+    """What :class:`Morphology` needs from a lexicon package."""
+
+    name: str
+    version: str
+
+    def corpus(self) -> tuple[list[str], dict[str, dict[str, float]], dict[str, int], dict[str, int]]:
+        """(forms, most frequent first; per form ranking hints {lemma: weight}; lemma and (spaced) root corpus
+        frequencies)."""
+        ...
+
+    def analyze(self, form: str) -> list[tuple[str, str, str]]:
+        """Every (lemma, root spaced, coarse pos) of ``form`` in the package's own order (duplicates allowed)."""
+        ...
+
+
+class FarahidiBackend:
+    """farahidi (AlKhalil Morpho Sys 2): analyses from ``Analyzer.analyze``; corpus from its language model."""
+
+    name = "farahidi"
+
+    def __init__(self) -> None:
+        farahidi: Any = importlib.import_module("farahidi")  # the package ships no type information
+        self.version = metadata.version("farahidi")
+        self._analyzer: Any = farahidi.Analyzer()
+
+    def analyze(self, form: str) -> list[tuple[str, str, str]]:
+        out = []
+        for a in self._analyzer.analyze(form):
+            out.append((a.lemma, spaced_root(a.root), farahidi_pos(a.pos, a.type, a.lemma)))
+        return out
+
+    def corpus(self) -> tuple[list[str], dict[str, dict[str, float]], dict[str, int], dict[str, int]]:
+        lm: Any = importlib.import_module("farahidi.lm")
+        translit: Any = importlib.import_module("farahidi.translit")
+        word_freq: dict[str, float] = {}
+        path = resources.files("farahidi") / "data" / (lm.LM_FILE + ".gz")
+        bw = translit.bw_to_arabic
+        with gzip.open(path.open("rb"), "rt", encoding=lm.LM_ENCODING, newline="") as fh:
+            for raw in fh:
+                if raw.startswith("B"):
+                    size_t = int(raw[2:4])
+                    size_f = int(raw[4:5])
+                    word_freq[bw(raw[6 : 6 + size_t])] = float(raw[7 + size_t : 7 + size_t + size_f])
+        hints: dict[str, dict[str, float]] = {}
+        lemma_freq: dict[str, float] = {}
+        for key, p in lm.load_lm()[1].items():
+            word, lemma = key.rsplit(":", 1)
+            hints.setdefault(word, {})[lemma] = p
+            lemma_freq[lemma] = lemma_freq.get(lemma, 0.0) + p * word_freq.get(word, 0.0)
+        lm.load_lm.cache_clear()  # the model is only needed here: give its memory back
+        forms = sorted(hints, key=lambda w: (-word_freq.get(w, 0.0), w))
+        root_freq: dict[str, int] = {}
+        for root, count in lm.LanguageModel().map_root.items():
+            spaced = spaced_root(root)
+            if spaced:
+                root_freq[spaced] = max(root_freq.get(spaced, 0), int(count))
+        return forms, hints, {k: round(v) for k, v in lemma_freq.items()}, root_freq
+
+
+class QalsadiBackend:
+    """qalsadi + arramooz: analyses from ``Analex.check_word``; no corpus of forms (every form uses the analyser)."""
+
+    name = "qalsadi"
+
+    def __init__(self) -> None:
+        analex = importlib.import_module("qalsadi.analex")
+        self.version = metadata.version("qalsadi") + "+arramooz" + metadata.version("arramooz-pysqlite")
+        self._analex: Any = analex.Analex()
+        self._freq: dict[str, int] = {}
+
+    def analyze(self, form: str) -> list[tuple[str, str, str]]:
+        scored = []
+        for r in self._analex.check_word(form):
+            lemma = str(r.get("lemma") or form)
+            pos = qalsadi_pos(str(r.get("type") or ""), lemma)
+            freq = int(r.get("freq") or 0)
+            self._freq[lemma] = max(self._freq.get(lemma, 0), freq)
+            scored.append((freq, lemma, spaced_root(r.get("root")), pos))
+        scored.sort(key=lambda s: -s[0])  # qalsadi does not rank: its frequency does
+        return [(lemma, root, pos) for _, lemma, root, pos in scored]
+
+    def corpus(self) -> tuple[list[str], dict[str, dict[str, float]], dict[str, int], dict[str, int]]:
+        return [], {}, {}, {}
+
+    def lemma_frequency(self, lemma: str) -> int:
+        return self._freq.get(lemma, 0)
+
+
+def make_backend(package: str) -> Backend:
+    if package == "farahidi":
+        return FarahidiBackend()
+    if package == "qalsadi":
+        return QalsadiBackend()
+    raise ValueError(f"unknown morphology package {package!r}: use farahidi or qalsadi")
+
+
+POS_PREFERENCE: Final = ("prep", "conj", "part", "pron", "adv", "verb", "noun", "adj", "num", "noun_prop")
+
+
+def rank(
+    analyses: Iterable[tuple[str, str, str]],
+    hints: dict[str, float],
+    lemma_freq: Callable[[str], int],
+    root_freq: Callable[[str], int],
+) -> list[tuple[str, str, str]]:
+    """Distinct (lemma, root, pos), best first: corpus P(lemma | form), then lemma frequency; readings of one lemma
+    by POS (closed classes first, proper nouns last), then root corpus frequency, then package order."""
+    seen: dict[tuple[str, str, str], int] = {}
+    for i, a in enumerate(analyses):
+        seen.setdefault(a, i)
+
+    def key(a: tuple[str, str, str]) -> tuple[float, int, int, int, int]:
+        pref = POS_PREFERENCE.index(a[2]) if a[2] in POS_PREFERENCE else len(POS_PREFERENCE)
+        return (-hints.get(a[0], 0.0), -lemma_freq(a[0]), pref, -root_freq(a[1]), seen[a])
+
+    return sorted(seen, key=key)
+
+
+# ------------------------------------------------------------------------------------------------------- table
+@dataclass(slots=True)
+class _Table:
+    package: str
+    version: str
+    size: int
+    lemmas: list[tuple[str, str, str, int]]  # (lemma, root, pos, frequency); index = lemma number
+    exact: dict[str, tuple[int, ...]]  # bare form -> ranked lemma numbers
+    loose: dict[str, tuple[int, ...]]  # loose form -> ranked lemma numbers
+    hints: dict[str, dict[str, float]]  # ranking hints of corpus forms left out of the table
+    lemma_freq: dict[str, int]
+    root_freq: dict[str, int]
+
+
+class Morphology:
+    """Form → analyses from a compiled table, with the package's analyser (memoised) for unseen forms.
+
+    ``data_dir`` is where the compiled table lives; nothing reads the environment. Thread-safe.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        *,
+        package: str = "farahidi",
+        table_size: int = DEFAULT_TABLE_SIZE,
+        memo_size: int = DEFAULT_MEMO_SIZE,
+        max_chars: int = DEFAULT_MAX_CHARS,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.package = package
+        self.table_size = table_size
+        self.memo_size = memo_size
+        self.max_chars = max_chars
+        self._lock = threading.RLock()
+        self._backend: Backend | None = None
+        self._table: _Table | None = None
+        self._ids: dict[str, int] = {}
+        self._entries: list[dict[str, Any]] = []  # lemma number -> {lemma, lemma_id, root, pos, frequency}
+        self._forms_of: dict[int, list[str]] = {}
+        self._memo: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+        self.table_built = False  # True when this instance built (rather than loaded) the table
+        self.analyser_calls = 0
+
+    # -------------------------------------------------------------------------------------------- loading
+    @property
+    def backend(self) -> Backend:
+        if self._backend is None:
+            with self._lock:
+                if self._backend is None:
+                    self._backend = make_backend(self.package)
+        return self._backend
+
+    def package_version(self) -> str:
+        if self.package == "qalsadi":
+            return metadata.version("qalsadi") + "+arramooz" + metadata.version("arramooz-pysqlite")
+        return metadata.version(self.package)
+
+    @property
+    def table_path(self) -> Path:
+        return self.data_dir / f"morphology-{self.package}-{self.package_version()}.pickle"
+
+    def load(self) -> None:
+        """Load the compiled table, building it first when missing or stale. Called on first use."""
+        if self._table is not None:
+            return
+        with self._lock:
+            if self._table is not None:
+                return
+            table = self._read(self.table_path)
+            if table is None:
+                table = self._build()
+                self._write(table)
+                self.table_built = True
+            self._install(table)
+
+    def _read(self, path: Path) -> _Table | None:
+        try:
+            with path.open("rb") as fh:
+                header = pickle.load(fh)
+                if header != (FORMAT, self.package, self.package_version(), self.table_size):
+                    return None
+                table = pickle.load(fh)
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError):
+            return None
+        return table if isinstance(table, _Table) else None
+
+    def _write(self, table: _Table) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.data_dir, prefix=".morphology-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump((FORMAT, table.package, table.version, table.size), fh, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(table, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.table_path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        for old in self.data_dir.glob(f"morphology-{self.package}-*.pickle"):
+            if old != self.table_path:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
+    def _build(self) -> _Table:
+        backend = self.backend
+        forms, hints, lemma_freq, root_freq = backend.corpus()
+        compiled, rest = forms[: self.table_size], forms[self.table_size :]
+        table = _Table(
+            package=self.package,
+            version=self.package_version(),
+            size=self.table_size,
+            lemmas=[],
+            exact={},
+            loose={},
+            hints={w: hints[w] for w in rest},
+            lemma_freq=lemma_freq,
+            root_freq=root_freq,
+        )
+        numbers: dict[tuple[str, str, str], int] = {}
+        loose_acc: dict[str, dict[int, float]] = {}
+        for form in compiled:
+            key = bare(form)
+            ranked = rank(
+                backend.analyze(key),
+                hints.get(form, {}),
+                lambda lem: lemma_freq.get(lem, 0),
+                lambda root: root_freq.get(root, 0),
+            )
+            ids = tuple(self._number(table, numbers, a) for a in ranked)
+            if not ids or key in table.exact:
+                continue
+            table.exact[key] = ids
+            acc = loose_acc.setdefault(loose(key), {})
+            for pos_in_rank, n in enumerate(ids):  # merge spelling variants: best rank wins, then frequency
+                acc[n] = max(acc.get(n, 0.0), 1.0 / (1 + pos_in_rank))
+        for lkey, acc in loose_acc.items():
+            table.loose[lkey] = tuple(sorted(acc, key=lambda n: (-acc[n], -table.lemmas[n][3], n)))
+        return table
+
+    @staticmethod
+    def _number(table: _Table, numbers: dict[tuple[str, str, str], int], a: tuple[str, str, str]) -> int:
+        n = numbers.get(a)
+        if n is None:
+            n = numbers[a] = len(table.lemmas)
+            table.lemmas.append((a[0], a[1], a[2], table.lemma_freq.get(a[0], 0)))
+        return n
+
+    def _install(self, table: _Table) -> None:
+        self._ids = {}
+        self._entries = []
+        for n, (lemma, root, pos, freq) in enumerate(table.lemmas):
+            entry = Analysis(lemma, lemma_id_for(table.package, lemma, pos, root), root, pos, freq).as_dict()
+            self._entries.append(entry)
+            self._ids[entry["lemma_id"]] = n
+        # Forms of a lemma: those where it is the top reading first, then those where it is another reading;
+        # within each, corpus frequency order (the table's insertion order).
+        top: dict[int, list[str]] = {}
+        other: dict[int, list[str]] = {}
+        for form, ids in table.exact.items():
+            for rank_, n in enumerate(ids):
+                lst = (top if rank_ == 0 else other).setdefault(n, [])
+                if len(lst) <= LEMMA_FORMS_LIMIT:
+                    lst.append(form)
+        self._forms_of = {
+            n: (top.get(n, []) + other.get(n, []))[: LEMMA_FORMS_LIMIT + 1] for n in top.keys() | other.keys()
+        }
+        self._table = table
+
+    # ------------------------------------------------------------------------------------------- lookups
+    def _lemma_freq(self, lemma: str) -> int:
+        assert self._table is not None
+        freq = self._table.lemma_freq.get(lemma)
+        if freq is not None:
+            return freq
+        backend = self._backend
+        if isinstance(backend, QalsadiBackend):
+            return backend.lemma_frequency(lemma)
+        return 0
+
+    def _lookup(self, token: str) -> tuple[int, ...]:
+        """Ranked lemma numbers of a token (table, then memo, then the analyser)."""
+        table = self._table
+        assert table is not None
+        key = bare(token)
+        ids = table.exact.get(key)
+        if ids is not None:
+            return ids
+        with self._lock:
+            memo = self._memo.get(key)
+            if memo is not None:
+                self._memo.move_to_end(key)
+                return memo
+        lkey = loose(key)
+        lids = table.loose.get(lkey)
+        if lids is not None and lkey == key:
+            return lids
+        # A spelling the corpus does not have (other hamza, alef or ya forms): the analyser reads it as written,
+        # ranked with the corpus ranking of its loose spelling.
+        hints = table.hints.get(key) or table.hints.get(lkey) or {}
+        if not hints and lids:
+            for i, n in enumerate(lids):
+                hints.setdefault(table.lemmas[n][0], 1.0 / (1 + i))
+        with self._lock:
+            self.analyser_calls += 1
+            raw = self.backend.analyze(key)
+            ranked = rank(raw, hints, self._lemma_freq, lambda r: table.root_freq.get(r, 0))
+            if ranked:
+                ids = tuple(self._register(a) for a in ranked)
+            elif lids:
+                ids = lids
+            else:
+                ids = (self._register((key, "", UNKNOWN_POS)),)
+            self._memo[key] = ids
+            if len(self._memo) > self.memo_size:
+                self._memo.popitem(last=False)
+            return ids
+
+    def _register(self, a: tuple[str, str, str]) -> int:
+        """Lemma number of an analysis found by the analyser, adding it to the lemma list when new."""
+        table = self._table
+        assert table is not None
+        lid = lemma_id_for(table.package, a[0], a[2], a[1])
+        n = self._ids.get(lid)
+        if n is None:
+            n = len(table.lemmas)
+            freq = self._lemma_freq(a[0])
+            table.lemmas.append((a[0], a[1], a[2], freq))
+            self._entries.append(Analysis(a[0], lid, a[1], a[2], freq).as_dict())
+            self._ids[lid] = n
+        return n
+
+    def _analysis(self, n: int) -> Analysis:
+        return Analysis(**self._entries[n])
+
+    def _forms(self, n: int, token: str) -> list[str]:
+        key = bare(token)
+        return [f for f in self._forms_of.get(n, ()) if f != key][:LEMMA_FORMS_LIMIT]
+
+    # ------------------------------------------------------------------------------------------ public
+    def analyses(self, token: str) -> list[Analysis]:
+        """Every ranked analysis of one word."""
+        self.load()
+        return [self._analysis(n) for n in self._lookup(token)]
+
+    def analyze(
+        self,
+        text: str,
+        *,
+        task: str = "full",
+        flag: str = "1",
+        include_lemma: bool = False,
+        lemma_url: Callable[[str], str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Per word token of ``text``: ``{token, lemma, lemma_id, root, pos, frequency}`` (task ``full``,
+        flag ``1``); ``{token, analyses: [...]}`` for flag ``*``; the subsets ``{token, lemma, lemma_id}``,
+        ``{token, pos}``, ``{token, root}`` for the other tasks. ``include_lemma`` (tasks full and lemmatization)
+        adds ``lemma_url`` (``lemma_url(lemma_id)``, or ``None`` without a callable) and ``lemma_forms``."""
+        if task not in TASKS:
+            raise UnknownTaskError(f"unknown task {task!r}: use one of {', '.join(TASKS)}")
+        if flag not in FLAGS:
+            raise UnknownFlagError(f"unknown flag {flag!r}: use 1 (top analysis) or * (all analyses)")
+        if not isinstance(text, str) or not text.strip():
+            raise EmptyTextError("text is empty: send the Arabic text to analyse")
+        if len(text) > self.max_chars:
+            raise TextTooLongError(f"text has {len(text)} characters: send at most {self.max_chars}")
+        self.load()
+        fields = {
+            "full": ("lemma", "lemma_id", "root", "pos", "frequency"),
+            "lemmatization": ("lemma", "lemma_id"),
+            "pos": ("pos",),
+            "root": ("root",),
+        }[task]
+        with_lemma = include_lemma and task in ("full", "lemmatization")
+        out: list[dict[str, Any]] = []
+        for tok in scan(text):
+            if tok.kind != "word":
+                continue
+            ids = self._lookup(tok.text)
+            entries = []
+            seen: set[tuple[Any, ...]] = set()
+            for n in ids if flag == "*" else ids[:1]:
+                full = self._entries[n]
+                entry = {f: full[f] for f in fields}
+                sig = tuple(entry.values())
+                if sig in seen:  # pos/root subsets of several lemmas may coincide
+                    continue
+                seen.add(sig)
+                if with_lemma:
+                    entry["lemma_url"] = lemma_url(full["lemma_id"]) if lemma_url else None
+                    entry["lemma_forms"] = self._forms(n, tok.text)
+                entries.append(entry)
+            if flag == "*":
+                out.append({"token": tok.text, "analyses": entries})
+            else:
+                out.append({"token": tok.text, **entries[0]})
+        return out
+
+    def lemma(self, lemma_id: str) -> dict[str, Any] | None:
+        """The lemma's entry: ``{lemma, lemma_id, root, pos, frequency, forms, package}``, or ``None``."""
+        self.load()
+        n = self._ids.get(lemma_id)
+        if n is None:
+            return None
+        entry = dict(self._entries[n])
+        entry["forms"] = list(self._forms_of.get(n, ()))[:LEMMA_FORMS_LIMIT]
+        entry["package"] = self.package
+        return entry
+
+    def sizes(self) -> dict[str, Any]:
+        """Figures for ``/health``: package, version, forms and lemmas in the table, memo size."""
+        table = self._table
+        return {
+            "morphology_package": f"{self.package} {self.package_version()}",
+            "morphology_loaded": table is not None,
+            "morphology_forms": len(table.exact) if table else 0,
+            "morphology_lemmas": len(table.lemmas) if table else 0,
+            "morphology_memo": len(self._memo),
+        }

@@ -1,0 +1,133 @@
+"""Accuracy reports of the analysis components against the project's gold sets.
+
+    python -m tahqiq.analysis.report morph [--gold PATH] [--data-dir DIR] [--package farahidi|qalsadi] [--verbose]
+
+Scoring conventions of the morphology gold set (tests/gold/morph_msa.jsonl, one token per line with its sentence):
+
+- lemma: compared after :func:`tahqiq.core.normalize` (diacritics, tatweel, alef and ya forms folded), so the
+  vocalised lemma of a package matches the bare gold lemma; ``|`` in a gold value separates accepted alternatives.
+- root: spaced letters, hamza written ``ء``; compared with spaces and normalisation applied; ``""`` = no root.
+- pos: the exact coarse label (noun, adj, verb, ...); ``pos_class`` folds it into the three Arabic word classes
+  (اسم: noun, adj, noun_prop, num, pron, adv; فعل: verb; حرف: prep, conj, part), the "coarse POS" of the aims.
+- Each token is analysed in its sentence (the sentence is the request text), as the service would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tahqiq.core import normalize
+
+DEFAULT_GOLD = Path(__file__).resolve().parents[3] / "tests" / "gold" / "morph_msa.jsonl"
+
+WORD_CLASS = {
+    "noun": "ism",
+    "adj": "ism",
+    "noun_prop": "ism",
+    "num": "ism",
+    "pron": "ism",
+    "adv": "ism",
+    "verb": "fil",
+    "prep": "harf",
+    "conj": "harf",
+    "part": "harf",
+}
+FIELDS = ("lemma", "root", "pos", "pos_class")
+
+
+def _lemma_key(s: str) -> str:
+    return normalize(s).replace(" ", "")
+
+
+def _root_key(s: str) -> str:
+    return normalize(s.replace(" ", ""), alef=False)
+
+
+def _match(field: str, gold: str, got: str) -> bool:
+    alternatives = gold.split("|")
+    if field == "lemma":
+        return _lemma_key(got) in {_lemma_key(a) for a in alternatives}
+    if field == "root":
+        return _root_key(got) in {_root_key(a) for a in alternatives}
+    if field == "pos_class":
+        return WORD_CLASS.get(got, got) in {WORD_CLASS.get(a, a) for a in alternatives}
+    return got in alternatives
+
+
+def load_gold(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def morph_report(gold_path: Path, morphology: Any) -> dict[str, Any]:
+    """Accuracy per field of ``morphology.analyze`` on the gold set: ``{tokens, accuracy: {field: float},
+    correct: {field: int}, errors: [{token, sentence, field, gold, got}], seconds}``."""
+    gold = load_gold(Path(gold_path))
+    by_sentence: dict[str, list[dict[str, str]]] = {}
+    for row in gold:
+        by_sentence.setdefault(row["sentence"], []).append(row)
+    correct = dict.fromkeys(FIELDS, 0)
+    errors: list[dict[str, str]] = []
+    started = time.perf_counter()
+    for sentence, rows in by_sentence.items():
+        got_tokens = morphology.analyze(sentence, task="full", flag="1")
+        if [t["token"] for t in got_tokens] != [r["token"] for r in rows]:
+            raise ValueError(f"gold tokens do not match the scanner's words in {sentence!r}")
+        for row, got in zip(rows, got_tokens, strict=True):
+            gold_values = {**row, "pos_class": row["pos"]}
+            got_values = {**got, "pos_class": got["pos"]}
+            for field in FIELDS:
+                if _match(field, gold_values[field], got_values[field]):
+                    correct[field] += 1
+                else:
+                    errors.append(
+                        {
+                            "token": row["token"],
+                            "sentence": sentence,
+                            "field": field,
+                            "gold": gold_values[field],
+                            "got": got_values[field],
+                        }
+                    )
+    n = len(gold)
+    return {
+        "tokens": n,
+        "correct": correct,
+        "accuracy": {f: (correct[f] / n if n else 0.0) for f in FIELDS},
+        "errors": errors,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tahqiq.analysis.morphology import Morphology
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    morph = sub.add_parser("morph", help="morphology accuracy per field on the gold set")
+    morph.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
+    morph.add_argument("--data-dir", type=Path, default=Path("data"), help="where the compiled table lives")
+    morph.add_argument("--package", default="farahidi", choices=["farahidi", "qalsadi"])
+    morph.add_argument("--verbose", action="store_true", help="list every error")
+    args = parser.parse_args(argv)
+    m = Morphology(args.data_dir, package=args.package)
+    t0 = time.perf_counter()
+    m.load()
+    load_s = time.perf_counter() - t0
+    result = morph_report(args.gold, m)
+    print(f"morphology {m.package} {m.package_version()} on {args.gold} ({result['tokens']} tokens)")
+    print(f"table {'built' if m.table_built else 'loaded'} in {load_s:.2f} s; analysed in {result['seconds']:.2f} s")
+    for field in FIELDS:
+        print(f"  {field:<10} {result['accuracy'][field]:7.2%}  ({result['correct'][field]}/{result['tokens']})")
+    if args.verbose:
+        for e in result["errors"]:
+            print(f"  {e['field']:<10} {e['token']}: gold {e['gold']!r} got {e['got']!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
