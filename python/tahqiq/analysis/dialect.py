@@ -64,7 +64,8 @@ def sentence_json(s: Sentence, corpus: str) -> dict[str, Any]:
 
 def strip_clitics(form: str) -> list[str]:
     """Every way to take dialect proclitics and enclitics off a normalised word, leaving at least MIN_STEM
-    letters; the word itself is not included. Ordered by how much was stripped (least first)."""
+    letters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
+    included. Ordered by how much was stripped (least first)."""
     prefixes = [""]
     for slot in PROCLITIC_SLOTS:
         prefixes = [p + c for p in prefixes for c in ("", *slot)]
@@ -77,6 +78,8 @@ def strip_clitics(form: str) -> list[str]:
             if (p or s) and form.endswith(s) and len(form) - len(p) - len(s) >= MIN_STEM:
                 stem = form[len(p) : len(form) - len(s)]
                 out.setdefault(stem, len(p) + len(s))
+                if s and stem.endswith("ت"):  # سيارتي → سيارة: ta marbuta is written ت before an enclitic
+                    out.setdefault(stem[:-1] + "ه", len(p) + len(s))
     return sorted(out, key=lambda stem: (out[stem], stem))
 
 
@@ -270,7 +273,9 @@ class _Glossary:
             for i, t in enumerate(s.tokens):
                 if t.pos == "punc":
                     continue
-                key = (t.token, t.coda, t.dialect_lemma, t.msa_lemma, t.gloss, t.pos)
+                # One entry per form and dialect lemma: the same word in more sentences adds references, not
+                # near-duplicate matches (homographs with other lemmas stay apart).
+                key = (t.token, t.dialect_lemma)
                 entry = entries.get(key)
                 if entry is None:
                     entry = entries[key] = FormEntry(t.token, t)
