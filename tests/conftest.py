@@ -140,3 +140,13 @@ def pg_empty_url(pg_server_url: str) -> Iterator[str]:
         yield with_database(pg_server_url, name)
     finally:
         run_sync(_admin(pg_server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def morphology_table() -> None:
+    """Builds the compiled morphology table once (about a minute, the first time on a machine) before any test
+    server starts, so that servers load it instead of each building it at once."""
+    from server import CACHE_DIR
+    from tahqiq.analysis.morphology import Morphology
+
+    Morphology(CACHE_DIR).load()

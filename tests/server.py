@@ -26,6 +26,8 @@ from typing import Any
 import httpx
 
 FIRST_PARTY_APP_ID = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
+# Compiled language data (the morphology table) is shared by every test server: conftest builds it once.
+CACHE_DIR = Path(__file__).resolve().parent.parent / ".pytest_cache" / "d" / "morphology"
 
 
 def free_port() -> int:
@@ -45,6 +47,7 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
             "TAHQIQ_PROCESSOR_POLL_S": "0.05",
             "TAHQIQ_LOG_LEVEL": "debug",
             "TAHQIQ_ACCESS_LOG": "1",
+            "TAHQIQ_CACHE_DIR": str(CACHE_DIR),
         }
     )
     env.update(extra)

@@ -152,3 +152,43 @@ def test_app_key_can_be_required(tmp_path: Path) -> None:
         )
         assert ok.status_code == 200
         assert get(locked, "/health").status_code == 200  # health stays open
+
+
+def test_morph_get_and_post_with_lemma_links(server: ServerProcess) -> None:
+    text = "أعلنت الحكومة خطة جديدة"
+    got = get(server, "/morph", text=text, include_lemma="true").json()
+    posted = post(server, "/morph", {"text": text, "include_lemma": True, "task": "full", "flag": 1}).json()
+    assert got == posted
+    assert got["task"] == "full" and got["language"] == "MSA"
+    assert [t["token"] for t in got["tokens"]] == text.split()
+    for token in got["tokens"]:
+        assert set(token) >= {"token", "lemma", "lemma_id", "root", "pos", "frequency", "lemma_url", "lemma_forms"}
+        assert token["lemma_url"] == f"{server.url}/lexicon/lemmas/{token['lemma_id']}"
+        entry = httpx.get(token["lemma_url"], timeout=10).json()
+        assert entry["lemma_id"] == token["lemma_id"] and entry["lemma"] == token["lemma"]
+    verb = got["tokens"][0]
+    assert verb["root"] == "ع ل ن" and verb["pos"] == "verb"
+
+
+@pytest.mark.parametrize(
+    ("task", "keys"),
+    [("lemmatization", {"token", "lemma", "lemma_id"}), ("pos", {"token", "pos"}), ("root", {"token", "root"})],
+)
+def test_morph_tasks_give_their_subsets(server: ServerProcess, task: str, keys: set[str]) -> None:
+    tokens = get(server, "/morph", text="الكتاب مفيد", task=task).json()["tokens"]
+    assert [set(t) for t in tokens] == [keys, keys]
+
+
+def test_morph_all_analyses_and_errors(server: ServerProcess) -> None:
+    [token] = get(server, "/morph", text="علم", flag="*").json()["tokens"]
+    assert len(token["analyses"]) >= 2 and {"lemma", "root", "pos"} <= set(token["analyses"][0])
+    for params, field in (
+        ({"text": "علم", "task": "stem"}, "task"),
+        ({"text": "علم", "flag": "2"}, "flag"),
+        ({"text": "علم", "language": "EGY"}, "language"),
+        ({"text": ""}, "text"),
+        ({"text": "x" * 201}, "text"),
+    ):
+        body = problem(get(server, "/morph", **params), 422, "validation-error")
+        assert field in body["errors"], (params, body)
+    problem(get(server, "/lexicon/lemmas/000000000000"), 404, "not-found")

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
 

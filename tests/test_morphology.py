@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from server import CACHE_DIR
 from tahqiq.analysis.morphology import (
     FORMAT,
     EmptyTextError,
@@ -25,9 +26,9 @@ SMALL = 300  # forms in the tables of the build tests (a full build takes about 
 
 
 @pytest.fixture(scope="session")
-def morph(request: pytest.FixtureRequest) -> Morphology:
-    """The shipped configuration; its table is kept in pytest's cache so only the first run builds it."""
-    m = Morphology(request.config.cache.mkdir("morphology"))
+def morph() -> Morphology:
+    """The shipped configuration, on the table conftest builds once into the shared test cache."""
+    m = Morphology(CACHE_DIR)
     m.load()
     return m
 

@@ -6,6 +6,7 @@ Routes are thin: read the request parts, call a domain function, render its repl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -24,6 +25,7 @@ from tahqiq.access.service import AccessService, Reply
 from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
@@ -84,6 +86,7 @@ class Service:
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
         self.analysis: AnalysisService | None = None
+        self.morphology_ready: asyncio.Future[None] | None = None
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
@@ -91,7 +94,11 @@ class Service:
     async def start(self, _app: Application | None = None) -> None:
         if "analysis" in self.settings.areas:
             corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.settings.data_dir))}
-            self.analysis = AnalysisService(DialectIndex(corpora), self.settings.analysis_max_chars)
+            morphology = Morphology(self.settings.cache_dir, max_chars=self.settings.analysis_max_chars)
+            self.analysis = AnalysisService(DialectIndex(corpora), morphology, self.settings.analysis_max_chars)
+            # The compiled table loads (or, the first time, builds) in the background: the rest of the service
+            # answers meanwhile, and morphology requests wait for it.
+            self.morphology_ready = asyncio.get_running_loop().run_in_executor(None, morphology.load)
         await self.store.open()
         await self.store.migrate()
         await self.keyring.load(time.time())
@@ -101,11 +108,15 @@ class Service:
         await self.processor.stop()
         await self.store.close()
 
+    def base_url(self, request: Request) -> str:
+        """Scheme and host this request reached the service at, for links in answers."""
+        host = header(request, b"host") or f"{self.settings.host}:{self.settings.port}"
+        return f"{request.scheme}://{host}"
+
     def problem_base(self, request: Request) -> str:
         if self.settings.problem_base:
             return self.settings.problem_base.rstrip("/")
-        host = header(request, b"host") or f"{self.settings.host}:{self.settings.port}"
-        return f"{request.scheme}://{host}/problems"
+        return f"{self.base_url(request)}/problems"
 
     def problem(self, request: Request, problem: Problem) -> Response:
         headers = [(k.encode(), v.encode()) for k, v in problem.headers.items()]
@@ -209,6 +220,22 @@ class Service:
         service, params = await self._analysis_params(request, AnalysisService.GLOSSARY_PARAMS)
         return Reply(200, orjson.dumps(service.glossary(params)))
 
+    async def morph(self, request: Request) -> Reply:
+        service, params = await self._analysis_params(request, AnalysisService.MORPH_PARAMS)
+        assert self.morphology_ready is not None
+        await asyncio.shield(self.morphology_ready)
+        base = self.base_url(request)
+        answer = await asyncio.get_running_loop().run_in_executor(
+            None, service.morph, params, lambda lemma_id: f"{base}/lexicon/lemmas/{lemma_id}"
+        )
+        return Reply(200, orjson.dumps(answer))
+
+    async def lemma(self, request: Request) -> Reply:
+        service, _params = await self._analysis_params(request, frozenset())
+        assert self.morphology_ready is not None
+        await asyncio.shield(self.morphology_ready)
+        return Reply(200, orjson.dumps(service.lemma(route_value(request, "lemma_id"))))
+
     async def openapi(self, _request: Request) -> Reply:
         return Reply(200, self._openapi)
 
@@ -230,7 +257,10 @@ class Service:
             "areas": list(self.settings.areas),
         }
         if self.analysis is not None:
-            data["analysis"] = {"corpora": self.analysis.dialects.sizes()}
+            data["analysis"] = {
+                "corpora": self.analysis.dialects.sizes(),
+                "morphology": self.analysis.morphology.sizes(),
+            }
         return Reply(200, orjson.dumps(data))
 
     async def problem_doc(self, request: Request) -> Response:
@@ -281,9 +311,11 @@ def create_app(settings: Settings, store: Store | None = None) -> Application:
         for path, handler in (
             ("/dialect/corpus", service.dialect_lookup),
             ("/dialect/corpus/glossary", service.dialect_glossary),
+            ("/morph", service.morph),
         ):
             route.add_get(path, service.guarded(handler))
             route.add_post(path, service.guarded(handler))
+        route.add_get("/lexicon/lemmas/{lemma_id}", service.guarded(service.lemma))
     route.add_get("/health", service.guarded(service.health))
     route.add_get("/healthz", service.guarded(service.health))
     route.add_get("/problems/{slug}", service.raw(service.problem_doc))

@@ -113,6 +113,11 @@ class Settings:
     data_dir: str = _setting(
         "TAHQIQ_DATA_DIR", "folder for imported corpora and compiled language data", default="./var"
     )
+    cache_dir: str = _setting(
+        "TAHQIQ_CACHE_DIR",
+        "folder for data compiled from installed packages (the morphology table); safe to share and to delete",
+        default="./var/cache",
+    )
     analysis_max_chars: int = _setting(
         "TAHQIQ_ANALYSIS_MAX_CHARS", "longest text the analysis operations accept (422 above)", default=10_000
     )

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
 
 from tahqiq.analysis.corpus import token_dict
 from tahqiq.analysis.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
+from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
 from tahqiq.problems import Problem
 
 _INT = re.compile(r"^[+-]?\d{1,18}$")
@@ -137,8 +138,9 @@ class Params:
 
 
 class AnalysisService:
-    def __init__(self, dialects: DialectIndex, max_chars: int) -> None:
+    def __init__(self, dialects: DialectIndex, morphology: Morphology, max_chars: int) -> None:
         self.dialects = dialects
+        self.morphology = morphology
         self.max_chars = max_chars
 
     def _source(self, params: Params) -> str:
@@ -192,3 +194,35 @@ class AnalysisService:
             text, top_k=top_k, threshold=threshold, include_offsets=include_offsets, source=source
         )
         return {"tokens": tokens}
+
+    MORPH_PARAMS = frozenset({"text", "task", "flag", "language", "include_lemma"})
+
+    def morph(self, params: Params, lemma_url: Callable[[str], str]) -> dict[str, Any]:
+        """Per word: lemma, lemma_id, root, pos, frequency (or the subset the task asks for). Blocking: the
+        analyser may run for words the compiled table lacks, so the app calls this in a worker thread."""
+        text = params.text("text", required=True, max_chars=self.max_chars)
+        task = params.choice("task", "full", TASKS)
+        flag = params.raw.get("flag", "1")
+        if flag == 1 and not params.is_query:
+            flag = "1"  # a JSON number 1 means the same as "1"
+        if params.has("flag") and flag not in FLAGS:
+            params.error("flag", "must be 1 (the top analysis) or * (all analyses)")
+        if params.has("language") and params.raw["language"] != "MSA":
+            params.error("language", "only MSA is supported")
+        include_lemma = params.boolean("include_lemma")
+        params.done()
+        assert text is not None
+        try:
+            tokens = self.morphology.analyze(
+                text, task=task, flag=str(flag), include_lemma=include_lemma, lemma_url=lemma_url
+            )
+        except MorphologyError as exc:
+            field = exc.field or "text"
+            raise Problem("validation-error", f"{field}: {exc}", errors={field: [str(exc)]}) from None
+        return {"task": task, "flag": str(flag), "language": "MSA", "tokens": tokens}
+
+    def lemma(self, lemma_id: str) -> dict[str, Any]:
+        entry = self.morphology.lemma(lemma_id)
+        if entry is None:
+            raise Problem("not-found", f"no lemma has lemma_id {lemma_id!r} (ids come from /morph answers)")
+        return entry
