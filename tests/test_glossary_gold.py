@@ -4,6 +4,8 @@ with other clitics than the corpus has them. Aim from the issue: top-3 recall of
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +43,13 @@ def test_top3_recall_is_at_least_90_percent(index: DialectIndex) -> None:
             missed.append((item["token"], item["expected_form"], [m["form"] for m in row["matches"]]))
     recall = 1 - len(missed) / len(items)
     assert recall >= 0.90, f"top-3 recall {recall:.3f}; missed: {missed}"
+
+
+def test_report_command_prints_recall_per_kind() -> None:
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-m", "tahqiq", "report", "glossary"], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"recall on {len(gold_items())} gold words" in out.stdout
+    assert "clitic" in out.stdout and "spelling" in out.stdout

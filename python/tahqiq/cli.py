@@ -6,6 +6,7 @@
     tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
     tahqiq keys rotate
     tahqiq tokens revoke JTI [--expires-at EPOCH]
+    tahqiq report morph | glossary   (accuracy on the gold sets in tests/gold)
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
@@ -399,6 +400,12 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
         return 1
 
 
+def _cmd_report(args: argparse.Namespace) -> int:
+    from tahqiq.analysis.report import main as report_main
+
+    return report_main(args.report_args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tahqiq", description="tahqiq: verification service and its kernels")
     parser.add_argument("--version", action="version", version=f"tahqiq {__version__}")
@@ -489,6 +496,14 @@ def build_parser() -> argparse.ArgumentParser:
     exp = corpus_actions.add_parser("export", help="print a corpus as JSON Lines", parents=[common])
     exp.add_argument("name", help="tahqiq (the shipped corpus) or an imported name")
     corpus.set_defaults(run=_cmd_corpus)
+
+    report = commands.add_parser(
+        "report",
+        help="accuracy on the project's gold sets: report morph | report glossary (see --help)",
+        add_help=False,
+    )
+    report.add_argument("report_args", nargs=argparse.REMAINDER)
+    report.set_defaults(run=_cmd_report)
 
     tokens = admin("tokens", "identity tokens", leaf=False)
     revoke = tokens.add_subparsers(dest="action", required=True, metavar="ACTION").add_parser(

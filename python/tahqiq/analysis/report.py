@@ -1,6 +1,8 @@
 """Accuracy reports of the analysis components against the project's gold sets.
 
-    python -m tahqiq.analysis.report morph [--gold PATH] [--data-dir DIR] [--package farahidi|qalsadi] [--verbose]
+    tahqiq report morph [--gold PATH] [--cache-dir DIR] [--package farahidi|qalsadi] [--verbose]
+    tahqiq report glossary [--gold PATH ...] [--top-k 3] [--verbose]
+    (also python -m tahqiq.analysis.report ...; run from the repository: the gold sets live in tests/gold)
 
 Scoring conventions of the morphology gold set (tests/gold/morph_msa.jsonl, one token per line with its sentence):
 
@@ -23,7 +25,8 @@ from typing import Any
 
 from tahqiq.core import normalize
 
-DEFAULT_GOLD = Path(__file__).resolve().parents[3] / "tests" / "gold" / "morph_msa.jsonl"
+DEFAULT_GOLD = Path("tests/gold/morph_msa.jsonl")
+GLOSSARY_GOLD = sorted(Path("tests/gold").glob("glossary_*.jsonl"))
 
 WORD_CLASS = {
     "noun": "ism",
@@ -103,6 +106,54 @@ def morph_report(gold_path: Path, morphology: Any) -> dict[str, Any]:
     }
 
 
+def glossary_report(gold_paths: list[Path], index: Any, top_k: int = 3) -> dict[str, Any]:
+    """Top-k recall of the glossary on dialect words typed in another spelling or with other clitics: `form`
+    counts a hit when the expected corpus form is among the matches, `entry` when its dialect lemma is."""
+    rows = [row for path in gold_paths for row in load_gold(Path(path))]
+    kinds: dict[str, dict[str, int]] = {}
+    misses: list[dict[str, Any]] = []
+    for row in rows:
+        [answer] = index.glossary(row["token"], top_k=top_k)
+        forms = [m["form"] for m in answer["matches"]]
+        lemmas = [m["dialect_lemma"] for m in answer["matches"]]
+        tally = kinds.setdefault(row["kind"], {"items": 0, "form": 0, "entry": 0})
+        tally["items"] += 1
+        tally["form"] += row["expected_form"] in forms
+        tally["entry"] += row["expected_dialect_lemma"] in lemmas
+        if row["expected_form"] not in forms:
+            misses.append({"token": row["token"], "expected": row["expected_form"], "got": forms})
+    total = {k: sum(t[k] for t in kinds.values()) for k in ("items", "form", "entry")}
+    n = total["items"] or 1
+    return {
+        "items": total["items"],
+        "recall": {"form": total["form"] / n, "entry": total["entry"] / n},
+        "by_kind": {
+            k: {"items": t["items"], "form": t["form"] / t["items"], "entry": t["entry"] / t["items"]}
+            for k, t in sorted(kinds.items())
+        },
+        "misses": misses,
+    }
+
+
+def _glossary_main(args: argparse.Namespace) -> int:
+    from tahqiq.analysis.dialect import DialectIndex
+    from tahqiq.analysis.importer import shipped_corpus
+
+    gold = args.gold or GLOSSARY_GOLD
+    if not gold:
+        print("no gold files: run from the repository (tests/gold/glossary_*.jsonl) or pass --gold", file=sys.stderr)
+        return 2
+    result = glossary_report(gold, DialectIndex({"tahqiq": shipped_corpus()}), args.top_k)
+    print(f"glossary top-{args.top_k} recall on {result['items']} gold words ({len(gold)} files)")
+    print(f"  {'all':<10} form {result['recall']['form']:7.2%}   entry {result['recall']['entry']:7.2%}")
+    for kind, r in result["by_kind"].items():
+        print(f"  {kind:<10} form {r['form']:7.2%}   entry {r['entry']:7.2%}   ({r['items']} words)")
+    if args.verbose:
+        for miss in result["misses"]:
+            print(f"  missed {miss['token']}: expected {miss['expected']}, got {', '.join(miss['got']) or 'nothing'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from tahqiq.analysis.morphology import Morphology
 
@@ -110,11 +161,17 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     morph = sub.add_parser("morph", help="morphology accuracy per field on the gold set")
     morph.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
-    morph.add_argument("--data-dir", type=Path, default=Path("data"), help="where the compiled table lives")
+    morph.add_argument("--cache-dir", type=Path, default=Path("var/cache"), help="where the compiled table lives")
     morph.add_argument("--package", default="farahidi", choices=["farahidi", "qalsadi"])
     morph.add_argument("--verbose", action="store_true", help="list every error")
+    glossary = sub.add_parser("glossary", help="glossary top-k recall on the dialect gold sets")
+    glossary.add_argument("--gold", type=Path, nargs="*", help="gold files (default tests/gold/glossary_*.jsonl)")
+    glossary.add_argument("--top-k", type=int, default=3)
+    glossary.add_argument("--verbose", action="store_true", help="list every miss")
     args = parser.parse_args(argv)
-    m = Morphology(args.data_dir, package=args.package)
+    if args.command == "glossary":
+        return _glossary_main(args)
+    m = Morphology(args.cache_dir, package=args.package)
     t0 = time.perf_counter()
     m.load()
     load_s = time.perf_counter() - t0
