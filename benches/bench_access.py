@@ -219,6 +219,7 @@ def tahqiq_env(database_url: str, work: Path) -> dict[str, str]:
             "TAHQIQ_SUBMISSION_RATE": "100000000/60s",
             "TAHQIQ_LOG_LEVEL": "warning",
             "TAHQIQ_ACCESS_LOG": "0",
+            "TAHQIQ_AREAS": "agents",  # Area A alone: no language data loading beside the load
             "PYTHONPATH": str(work),
         }
     )

@@ -169,6 +169,6 @@ def test_glossary_covers_every_word_with_offsets_top_k_and_threshold(index: Dial
 
 
 def test_strip_clitics_keeps_two_letters_and_orders_by_length() -> None:
-    assert strip_clitics("وبحكيلك")[:2] == ["بحكيلك", "وبحكيل"]
+    assert strip_clitics("وبحكيلك")[:2] == ("بحكيلك", "وبحكيل")
     assert "بحكي" in strip_clitics("وبحكيلك")
     assert all(len(s) >= 2 for s in strip_clitics("وبه"))

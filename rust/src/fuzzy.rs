@@ -24,6 +24,8 @@ use rayon::prelude::*;
 const UNSEEN: u32 = u32::MAX;
 /// Symbols are bucketed into 64 mask bits; the 63 most frequent symbols get a bit of their own.
 const SHARED_BUCKET: u32 = 63;
+/// Below this many queries `search_many` stays on the calling thread (it still releases the GIL).
+const PARALLEL_MIN_QUERIES: usize = 16;
 
 /// The Firefox hash: the keys are code points, so DoS-resistant hashing buys nothing here.
 #[derive(Default, Clone, Copy)]
@@ -504,11 +506,16 @@ impl Lexicon {
             .collect::<PyResult<_>>()?;
         let index = &self.index;
         let results: Vec<Vec<Hit>> = queries.py().detach(|| {
-            borrowed
-                .par_iter()
-                .with_min_len(4)
-                .map(|q| index.search(q, top_k, threshold))
-                .collect()
+            if borrowed.len() < PARALLEL_MIN_QUERIES {
+                // A few queries finish before the thread pool would have handed them out.
+                borrowed.iter().map(|q| index.search(q, top_k, threshold)).collect()
+            } else {
+                borrowed
+                    .par_iter()
+                    .with_min_len(4)
+                    .map(|q| index.search(q, top_k, threshold))
+                    .collect()
+            }
         });
         Ok(results.into_iter().map(to_pairs).collect())
     }

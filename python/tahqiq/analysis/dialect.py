@@ -16,6 +16,7 @@ either side equal to a corpus form or to a corpus token's stem (`clitic`, score 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Iterable
@@ -62,25 +63,32 @@ def sentence_json(s: Sentence, corpus: str) -> dict[str, Any]:
     }
 
 
-def strip_clitics(form: str) -> list[str]:
+def _matching_prefixes(form: str) -> list[str]:
+    """The proclitic sequences (one choice or none per slot, in slot order) that `form` starts with."""
+    found = [""]
+    for slot in PROCLITIC_SLOTS:
+        found += [p + c for p in found for c in slot if form.startswith(p + c)]
+    return found
+
+
+_SUFFIXES = ("", *ENCLITICS, *(e + "ش" for e in ENCLITICS if e != "ش"))
+
+
+@functools.lru_cache(maxsize=65_536)
+def strip_clitics(form: str) -> tuple[str, ...]:
     """Every way to take dialect proclitics and enclitics off a normalised word, leaving at least MIN_STEM
     letters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
     included. Ordered by how much was stripped (least first)."""
-    prefixes = [""]
-    for slot in PROCLITIC_SLOTS:
-        prefixes = [p + c for p in prefixes for c in ("", *slot)]
-    suffixes = ["", *ENCLITICS, *(e + "ش" for e in ENCLITICS if e != "ش")]
+    suffixes = [s for s in _SUFFIXES if form.endswith(s)]
     out: dict[str, int] = {}
-    for p in prefixes:
-        if not form.startswith(p):
-            continue
+    for p in _matching_prefixes(form):
         for s in suffixes:
-            if (p or s) and form.endswith(s) and len(form) - len(p) - len(s) >= MIN_STEM:
+            if (p or s) and len(form) - len(p) - len(s) >= MIN_STEM:
                 stem = form[len(p) : len(form) - len(s)]
                 out.setdefault(stem, len(p) + len(s))
                 if s and stem.endswith("ت"):  # سيارتي → سيارة: ta marbuta is written ت before an enclitic
                     out.setdefault(stem[:-1] + "ه", len(p) + len(s))
-    return sorted(out, key=lambda stem: (out[stem], stem))
+    return tuple(sorted(out, key=lambda stem: (out[stem], stem)))
 
 
 @dataclass(slots=True)
