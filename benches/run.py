@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access", "morph"]
+SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis"]
 
 
 def machine_facts() -> list[str]:

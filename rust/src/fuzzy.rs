@@ -508,7 +508,10 @@ impl Lexicon {
         let results: Vec<Vec<Hit>> = queries.py().detach(|| {
             if borrowed.len() < PARALLEL_MIN_QUERIES {
                 // A few queries finish before the thread pool would have handed them out.
-                borrowed.iter().map(|q| index.search(q, top_k, threshold)).collect()
+                borrowed
+                    .iter()
+                    .map(|q| index.search(q, top_k, threshold))
+                    .collect()
             } else {
                 borrowed
                     .par_iter()
