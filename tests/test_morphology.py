@@ -220,6 +220,22 @@ def test_unseen_forms_use_the_analyser_once(tmp_path: Path) -> None:
     assert m.analyser_calls == calls + 1  # memoised
 
 
+def test_lemmas_found_by_the_analyser_answer_after_a_restart(tmp_path: Path) -> None:
+    first = small(tmp_path)
+    first.load()
+    in_table = {entry["lemma_id"] for entry in first._entries}
+    analyses = first.analyze("والقطارات", flag="*")[0]["analyses"]
+    found = {a["lemma_id"] for a in analyses} - in_table
+    assert found, "the word should bring lemmas the small table lacks"
+    fresh = small(tmp_path)  # a new process: same cache dir, nothing analysed yet
+    for lemma_id in found:
+        entry = fresh.lemma(lemma_id)
+        assert entry is not None and entry["lemma_id"] == lemma_id
+    assert fresh.analyser_calls == 0  # answered from the journal, not by analysing again
+    first.journal_path.unlink()
+    assert all(small(tmp_path).lemma(lemma_id) is None for lemma_id in found)  # the journal is what answers
+
+
 def test_memo_is_bounded(tmp_path: Path) -> None:
     m = Morphology(tmp_path, table_size=SMALL, memo_size=3)
     m.analyze("والمستشفيات والجامعات والطائرات والسفن والقطارات")

@@ -43,6 +43,7 @@ import contextlib
 import gzip
 import hashlib
 import importlib
+import json
 import os
 import pickle
 import tempfile
@@ -447,6 +448,7 @@ class Morphology:
                 self._write(table)
                 self.table_built = True
             self._install(table)
+            self._replay_journal()
 
     def _read(self, path: Path) -> _Table | None:
         try:
@@ -471,8 +473,8 @@ class Morphology:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        for old in self.data_dir.glob(f"morphology-{self.package}-*.pickle"):
-            if old != self.table_path:
+        for old in self.data_dir.glob(f"morphology-{self.package}-*"):
+            if old not in (self.table_path, self.journal_path):
                 with contextlib.suppress(OSError):
                     old.unlink()
 
@@ -597,12 +599,45 @@ class Morphology:
         lid = lemma_id_for(table.package, a[0], a[2], a[1])
         n = self._ids.get(lid)
         if n is None:
-            n = len(table.lemmas)
-            freq = self._lemma_freq(a[0])
-            table.lemmas.append((a[0], a[1], a[2], freq))
-            self._entries.append(Analysis(a[0], lid, a[1], a[2], freq).as_dict())
-            self._ids[lid] = n
+            n = self._add_lemma(a[0], a[1], a[2], self._lemma_freq(a[0]))
+            self._journal_lemma(table.lemmas[n])
         return n
+
+    def _add_lemma(self, lemma: str, root: str, pos: str, freq: int) -> int:
+        table = self._table
+        assert table is not None
+        n = len(table.lemmas)
+        table.lemmas.append((lemma, root, pos, freq))
+        lid = lemma_id_for(table.package, lemma, pos, root)
+        self._entries.append(Analysis(lemma, lid, root, pos, freq).as_dict())
+        self._ids[lid] = n
+        return n
+
+    @property
+    def journal_path(self) -> Path:
+        """Lemmas the analyser found beyond the table, one JSON array a line, so that their ids still answer at
+        `lemma()` after a restart (appends of one short line are atomic, so processes may share the file)."""
+        return self.data_dir / f"morphology-{self.package}-{self.package_version()}.lemmas.jsonl"
+
+    def _journal_lemma(self, entry: tuple[str, str, str, int]) -> None:
+        line = (json.dumps(list(entry), ensure_ascii=False) + "\n").encode()
+        with contextlib.suppress(OSError):  # the journal is a convenience: losing a line loses no analysis
+            fd = os.open(self.journal_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+
+    def _replay_journal(self) -> None:
+        try:
+            lines = self.journal_path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return
+        for line in lines:
+            with contextlib.suppress(ValueError, TypeError):
+                lemma, root, pos, freq = json.loads(line)
+                if lemma_id_for(self.package, lemma, pos, root) not in self._ids:
+                    self._add_lemma(str(lemma), str(root), str(pos), int(freq))
 
     def _analysis(self, n: int) -> Analysis:
         return Analysis(**self._entries[n])
