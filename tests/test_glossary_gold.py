@@ -53,3 +53,15 @@ def test_report_command_prints_recall_per_kind() -> None:
     assert out.returncode == 0, out.stderr
     assert f"recall on {len(gold_items())} gold words" in out.stdout
     assert "clitic" in out.stdout and "spelling" in out.stdout
+
+
+def test_shipped_corpus_meets_its_size_and_coverage_aims(index: DialectIndex) -> None:
+    sentences = index.sources["tahqiq"].sentences
+    words = [t for s in sentences for t in s.tokens if t.pos != "punc"]
+    dialects = {s.dialect for s in sentences}
+    assert len(sentences) >= 400
+    assert len({t.token for t in words}) >= 2500
+    assert {"Palestinian", "Jordanian", "Lebanese", "Syrian", "Egyptian", "Gulf", "Iraqi"} <= dialects
+    palestinian_levantine = sum(s.dialect in ("Palestinian", "Jordanian", "Lebanese", "Syrian") for s in sentences)
+    assert palestinian_levantine > len(sentences) / 2  # Palestinian and wider Levantine first
+    assert all(s.translation.strip() and s.source.startswith("tahqiq:") for s in sentences)
