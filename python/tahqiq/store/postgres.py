@@ -12,6 +12,8 @@ connection. Concurrency rests on the database alone:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -50,6 +52,64 @@ _COUNT_RATE = (
     "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES ($1, $2, 1, $3) "
     "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count"
 )
+
+
+# Claims the key and stores the submission in one statement: the submission row is written only when the key
+# row was (a concurrent transaction holding the key makes this wait for its end, then insert nothing).
+_ACCEPT = (
+    "WITH claimed AS (INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id, key) DO NOTHING RETURNING agent_id) "
+    "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, reason, created_at, "
+    "processed_at) SELECT $7, agent_id, $8, $9, $10, 'accepted', NULL, $6, NULL FROM claimed RETURNING true"
+)
+ACCEPT_BATCH_MAX = 128
+
+
+class _Batcher:
+    """Runs `write(batch)` for items queued by concurrent callers, a batch at a time, so that many accepts share
+    one transaction and one WAL flush. Every caller gets its own item's result (or the batch's exception)."""
+
+    def __init__(self, write: Any) -> None:
+        self._write = write
+        self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def write(self, item: Any) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((item, future))
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="tahqiq-accept-batcher")
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch, self._queue = self._queue[:ACCEPT_BATCH_MAX], self._queue[ACCEPT_BATCH_MAX:]
+                try:
+                    results = await self._write([item for item, _ in batch])
+                except Exception as exc:  # the whole transaction rolled back: nothing of the batch is stored
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                for (_, future), result in zip(batch, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for _, future in self._queue:
+            if not future.done():
+                future.set_exception(RuntimeError("the store closed before this submission was written"))
+        self._queue = []
 
 
 _ADD_RATE = (
@@ -96,6 +156,7 @@ class PostgresStore:
         self._listener: Any = None
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_generation = 0
+        self._accepts = _Batcher(self._write_accepts)
 
     async def open(self) -> None:
         if self._pool is None:
@@ -117,6 +178,7 @@ class PostgresStore:
         self._auth_changed()
 
     async def close(self) -> None:
+        await self._accepts.close()
         listener, self._listener = self._listener, None
         if listener is not None:
             await listener.close()
@@ -333,37 +395,42 @@ class PostgresStore:
             if not decision.allowed:
                 await _count_rate_fast(conn, bucket, rate, now, -1)  # a 429 costs nothing
                 return RateLimited(decision)
-            while True:
-                async with conn.transaction():
-                    # Claims the key: a concurrent transaction holding it makes this wait for its end.
-                    mine = await conn.fetchval(
-                        "INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
-                        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id, key) DO NOTHING RETURNING true",
-                        new.agent_id,
-                        idempotency_key,
-                        fingerprint,
-                        new.response_status,
-                        new.response_body,
-                        now,
-                    )
-                    if mine:
-                        await conn.execute(
-                            "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, "
-                            "reason, created_at, processed_at) VALUES ($1, $2, $3, $4, $5, 'accepted', NULL, $6, NULL)",
-                            new.submission_id,
-                            new.agent_id,
-                            new.role_id,
-                            new.work_type,
-                            payload,
-                            now,
-                        )
-                        return Accepted(decision)
+        while True:
+            # The durable write joins a batch: one transaction and one WAL flush for every accept waiting.
+            if await self._accepts.write((new, idempotency_key, fingerprint, payload, now)):
+                return Accepted(decision)
+            async with self.pool.acquire() as conn:
                 # A concurrent request with this key won: give the unit back and answer as it was answered.
                 seen = await _idempotency_record(conn, new.agent_id, idempotency_key, fingerprint)
                 if seen is not None:
                     await _count_rate_fast(conn, bucket, rate, now, -1)
                     return seen
-                # The record we collided with was pruned before we could read it: try again.
+            # The record we collided with was pruned before we could read it: try again.
+
+    async def _write_accepts(self, batch: list[tuple[NewSubmission, str, str, str, float]]) -> list[bool]:
+        """Stores a batch of accepted submissions in one transaction; True where the key was ours (the submission
+        is stored), False where another request holds it (nothing stored for this one). Keys are claimed in
+        (agent, key) order, the same in every process, so batches of different processes cannot deadlock."""
+        order = sorted(range(len(batch)), key=lambda i: (batch[i][0].agent_id, batch[i][1]))
+        results = [False] * len(batch)
+        async with self.pool.acquire() as conn, conn.transaction():
+            for i in order:
+                new, key, fingerprint, payload, now = batch[i]
+                stored = await conn.fetchval(
+                    _ACCEPT,
+                    new.agent_id,
+                    key,
+                    fingerprint,
+                    new.response_status,
+                    new.response_body,
+                    now,
+                    new.submission_id,
+                    new.role_id,
+                    new.work_type,
+                    payload,
+                )
+                results[i] = stored is not None
+        return results
 
     async def get_submission(self, submission_id: str) -> Submission | None:
         row = await self._fetchrow(
