@@ -40,10 +40,6 @@ INTERFACE_VERSION = "1.0.0"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-class PayloadTooLarge(Exception):
-    pass
-
-
 async def read_body(request: Request, limit: int) -> bytes:
     """The request body, refusing (413) anything over `limit` bytes before reading it all."""
     declared = request.get_first_header(b"content-length")
