@@ -28,8 +28,27 @@ sys.path.insert(0, str(ROOT / "tests"))
 from reference_text import scan_ref  # noqa: E402
 
 TYPES = {
-    "PERS", "NORP", "OCC", "ORG", "GPE", "LOC", "FAC", "EVENT", "DATE", "TIME", "CARDINAL", "ORDINAL",
-    "PERCENT", "LANGUAGE", "QUANTITY", "WEBSITE", "UNIT", "LAW", "MONEY", "PRODUCT", "CURR",
+    "PERS",
+    "NORP",
+    "OCC",
+    "ORG",
+    "GPE",
+    "LOC",
+    "FAC",
+    "EVENT",
+    "DATE",
+    "TIME",
+    "CARDINAL",
+    "ORDINAL",
+    "PERCENT",
+    "LANGUAGE",
+    "QUANTITY",
+    "WEBSITE",
+    "UNIT",
+    "LAW",
+    "MONEY",
+    "PRODUCT",
+    "CURR",
 }
 
 
@@ -115,8 +134,8 @@ def words(text: str) -> int:
 
 def check_span(text: str, e: dict, where: str, errs: list[str]) -> None:
     starts, ends = boundaries(text)
-    if text[e["start"]:e["end"]] != e["text"]:
-        errs.append(f"{where}: offsets {e['start']}:{e['end']} give {text[e['start']:e['end']]!r} not {e['text']!r}")
+    if text[e["start"] : e["end"]] != e["text"]:
+        errs.append(f"{where}: offsets {e['start']}:{e['end']} give {text[e['start'] : e['end']]!r} not {e['text']!r}")
     if e["start"] not in starts or e["end"] not in ends:
         errs.append(f"{where}: {e['text']!r} not on token boundaries")
     if e["type"] not in TYPES:
@@ -125,7 +144,7 @@ def check_span(text: str, e: dict, where: str, errs: list[str]) -> None:
 
 def check() -> int:
     errs: list[str] = []
-    ner = [json.loads(l) for l in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
+    ner = [json.loads(line) for line in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
     for k, r in enumerate(ner, 1):
         where = f"ner {r['id']}"
         if r["id"] != k:
@@ -188,7 +207,8 @@ def check() -> int:
 
 def stats() -> None:
     from collections import Counter
-    ner = [json.loads(l) for l in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
+
+    ner = [json.loads(line) for line in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
     types, nest, depth = Counter(), Counter(), Counter()
     topics = Counter(r["topic"] for r in ner)
     for r in ner:
@@ -206,7 +226,7 @@ def stats() -> None:
     print("nesting (immediate parent)", dict(nest.most_common()))
     rel_path = GOLD / "relations.jsonl"
     if rel_path.exists():
-        rels = [json.loads(l) for l in rel_path.read_text(encoding="utf-8").splitlines()]
+        rels = [json.loads(line) for line in rel_path.read_text(encoding="utf-8").splitlines()]
         preds = Counter(x["predicate"] for r in rels for x in r["relations"])
         print("relation sentences", len(rels), "relations", sum(preds.values()), "predicates used", len(preds))
         print("predicates", dict(preds.most_common()))
