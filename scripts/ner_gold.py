@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Build and check the NER and relation gold sets (tests/gold/ner_msa.jsonl, relations.jsonl).
+
+The sets are written by hand in tests/gold/src/*.txt and turned into JSONL with code-point offsets here:
+
+    python scripts/ner_gold.py build     # src -> jsonl, then check
+    python scripts/ner_gold.py check     # check the jsonl files only
+
+Source format (ner_msa.txt): blocks separated by blank lines; the first line of a block is `## topic`,
+the second the sentence, then one entity a line: `TYPE entity text` with an optional `#n` suffix picking
+the n-th token-aligned occurrence (default 1st).
+relations.txt: blocks of `= N` (the text of NER sentence N) or a sentence line, then relation lines
+`predicate SUBJTYPE subject text => OBJTYPE object text` (each side may carry `#n`).
+
+Offsets are computed from the entity strings and must fall on token boundaries of the scanner
+(tests/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = ROOT / "tests" / "gold"
+sys.path.insert(0, str(ROOT / "tests"))
+from reference_text import scan_ref  # noqa: E402
+
+TYPES = {
+    "PERS",
+    "NORP",
+    "OCC",
+    "ORG",
+    "GPE",
+    "LOC",
+    "FAC",
+    "EVENT",
+    "DATE",
+    "TIME",
+    "CARDINAL",
+    "ORDINAL",
+    "PERCENT",
+    "LANGUAGE",
+    "QUANTITY",
+    "WEBSITE",
+    "UNIT",
+    "LAW",
+    "MONEY",
+    "PRODUCT",
+    "CURR",
+}
+
+
+def boundaries(text: str) -> tuple[set[int], set[int]]:
+    toks = scan_ref(text)
+    return {t[1] for t in toks}, {t[2] for t in toks}
+
+
+def locate(text: str, ent: str) -> tuple[int, int]:
+    n = 1
+    if "#" in ent:
+        ent, _, k = ent.rpartition("#")
+        n = int(k)
+    starts, ends = boundaries(text)
+    found = 0
+    i = text.find(ent)
+    while i >= 0:
+        if i in starts and i + len(ent) in ends:
+            found += 1
+            if found == n:
+                return i, i + len(ent)
+        i = text.find(ent, i + 1)
+    raise ValueError(f"{ent!r} (#{n}) not found on token boundaries in {text!r}")
+
+
+def blocks(path: Path) -> list[list[str]]:
+    out, cur = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line:
+            if cur:
+                out.append(cur)
+            cur = []
+        elif not line.startswith("//"):
+            cur.append(line)
+    if cur:
+        out.append(cur)
+    return out
+
+
+def build() -> None:
+    ner = []
+    for i, b in enumerate(blocks(GOLD / "src" / "ner_msa.txt"), 1):
+        assert b[0].startswith("## "), b
+        topic, text = b[0][3:].strip(), b[1]
+        ents = []
+        for line in b[2:]:
+            typ, _, s = line.partition(" ")
+            start, end = locate(text, s)
+            ents.append({"type": typ, "start": start, "end": end, "text": text[start:end]})
+        ents.sort(key=lambda e: (e["start"], -e["end"]))
+        ner.append({"id": i, "text": text, "topic": topic, "entities": ents})
+    write(GOLD / "ner_msa.jsonl", ner)
+    rel_src = GOLD / "src" / "relations.txt"
+    if rel_src.exists():
+        rels = []
+        for i, b in enumerate(blocks(rel_src), 1):
+            text = ner[int(b[0][1:]) - 1]["text"] if b[0].startswith("=") else b[0]
+            rs = []
+            for line in b[1:]:
+                pred, _, rest = line.partition(" ")
+                left, _, right = rest.partition(" => ")
+                side = []
+                for part in (left, right):
+                    typ, _, s = part.strip().partition(" ")
+                    start, end = locate(text, s)
+                    side.append({"text": text[start:end], "type": typ, "start": start, "end": end})
+                rs.append({"predicate": pred, "subject": side[0], "object": side[1]})
+            rels.append({"id": i, "text": text, "relations": rs})
+        write(GOLD / "relations.jsonl", rels)
+
+
+def write(path: Path, rows: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def words(text: str) -> int:
+    """Whitespace-separated words holding a letter or digit (a website counts once)."""
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
+
+
+def check_span(text: str, e: dict, where: str, errs: list[str]) -> None:
+    starts, ends = boundaries(text)
+    if text[e["start"] : e["end"]] != e["text"]:
+        errs.append(f"{where}: offsets {e['start']}:{e['end']} give {text[e['start'] : e['end']]!r} not {e['text']!r}")
+    if e["start"] not in starts or e["end"] not in ends:
+        errs.append(f"{where}: {e['text']!r} not on token boundaries")
+    if e["type"] not in TYPES:
+        errs.append(f"{where}: unknown type {e['type']}")
+
+
+def check() -> int:
+    errs: list[str] = []
+    ner = [json.loads(line) for line in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
+    for k, r in enumerate(ner, 1):
+        where = f"ner {r['id']}"
+        if r["id"] != k:
+            errs.append(f"{where}: id out of order")
+        n = words(r["text"])
+        if not 12 <= n <= 30:
+            errs.append(f"{where}: {n} words")
+        seen = set()
+        for e in r["entities"]:
+            check_span(r["text"], e, where, errs)
+            key = (e["type"], e["start"], e["end"])
+            if key in seen:
+                errs.append(f"{where}: duplicate {key}")
+            seen.add(key)
+        es = r["entities"]
+        for a in es:
+            for b in es:
+                if a["start"] < b["start"] < a["end"] < b["end"]:
+                    errs.append(f"{where}: crossing {a['text']!r} / {b['text']!r}")
+                if a is not b and a["type"] == b["type"] and b["start"] <= a["start"] and a["end"] <= b["end"]:
+                    errs.append(f"{where}: {a['type']} nested in the same type {b['text']!r}")
+                if a is not b and a["start"] == b["start"] and a["end"] == b["end"]:
+                    errs.append(f"{where}: same span twice {a['text']!r} {a['type']}/{b['type']}")
+    inv_path = GOLD / "relation_inventory.json"
+    rel_path = GOLD / "relations.jsonl"
+    if inv_path.exists() and rel_path.exists():
+        inv = {p["predicate"]: p for p in json.loads(inv_path.read_text(encoding="utf-8"))}
+        if len(inv) != 40:
+            errs.append(f"inventory has {len(inv)} predicates")
+        for p in inv.values():
+            for t in p["domain"] + p["range"]:
+                if t not in TYPES:
+                    errs.append(f"inventory {p['predicate']}: type {t}")
+        ner_spans = {r["text"]: {(e["type"], e["start"], e["end"]) for e in r["entities"]} for r in ner}
+        for k, line in enumerate(rel_path.read_text(encoding="utf-8").splitlines(), 1):
+            r = json.loads(line)
+            where = f"rel {r['id']}"
+            if r["id"] != k:
+                errs.append(f"{where}: id out of order")
+            if not 1 <= len(r["relations"]) <= 3:
+                errs.append(f"{where}: {len(r['relations'])} relations")
+            for rel in r["relations"]:
+                p = inv.get(rel["predicate"])
+                if p is None:
+                    errs.append(f"{where}: predicate {rel['predicate']} not in inventory")
+                    continue
+                for role, allowed in (("subject", p["domain"]), ("object", p["range"])):
+                    e = rel[role]
+                    check_span(r["text"], e, where, errs)
+                    if e["type"] not in allowed:
+                        errs.append(f"{where}: {rel['predicate']} {role} {e['text']!r} is {e['type']}, wants {allowed}")
+                    known = ner_spans.get(r["text"])
+                    if known is not None and (e["type"], e["start"], e["end"]) not in known:
+                        errs.append(f"{where}: {e['text']!r} {e['type']} is not an entity of the NER sentence")
+    for e in errs:
+        print(e)
+    print(f"{len(errs)} problems")
+    return 1 if errs else 0
+
+
+def stats() -> None:
+    from collections import Counter
+
+    ner = [json.loads(line) for line in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
+    types, nest, depth = Counter(), Counter(), Counter()
+    topics = Counter(r["topic"] for r in ner)
+    for r in ner:
+        es = r["entities"]
+        for a in es:
+            types[a["type"]] += 1
+            parents = [b for b in es if b is not a and b["start"] <= a["start"] and a["end"] <= b["end"]]
+            depth[len(parents)] += 1
+            if parents:
+                p = min(parents, key=lambda b: b["end"] - b["start"])
+                nest[f"{p['type']} ⊃ {a['type']}"] += 1
+    print("sentences", len(ner), "entities", sum(types.values()), "topics", dict(topics))
+    print("types", dict(types.most_common()))
+    print("depth", dict(sorted(depth.items())))
+    print("nesting (immediate parent)", dict(nest.most_common()))
+    rel_path = GOLD / "relations.jsonl"
+    if rel_path.exists():
+        rels = [json.loads(line) for line in rel_path.read_text(encoding="utf-8").splitlines()]
+        preds = Counter(x["predicate"] for r in rels for x in r["relations"])
+        print("relation sentences", len(rels), "relations", sum(preds.values()), "predicates used", len(preds))
+        print("predicates", dict(preds.most_common()))
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "check"
+    if cmd == "build":
+        build()
+        sys.exit(check())
+    if cmd == "stats":
+        stats()
+        sys.exit(0)
+    sys.exit(check())
