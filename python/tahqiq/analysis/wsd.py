@@ -10,7 +10,8 @@ a file of another version or format is rebuilt). Nothing is downloaded and nothi
 
 **Sense ids.** ``sense_id`` = the first 12 hex digits of BLAKE2b over ``"arramooz\\x1f<vocalized headword>\\x1f<sense
 number>"``: it depends only on the source, the headword as the lexicon writes it and the sense's number, so it is
-the same across machines, restarts and rebuilds. Named-entity tokens get ``entity:<TYPE>`` (``entity:GPE``).
+the same across machines, restarts and rebuilds (a headword that the lexicon lists in two rows is written
+``<headword>#2`` for the second, in the table's id order). Named-entity tokens get ``entity:<TYPE>`` (``entity:GPE``).
 
 **Choosing a sense.** Candidates are the senses of every headword written like the token's lemma (or, failing
 that, like the token without its clitics); verbs and function words get no sense (the inventory has nouns only).
@@ -53,7 +54,7 @@ __all__ = [
 ]
 
 SOURCE: Final = "arramooz"
-FORMAT: Final = 1
+FORMAT: Final = 2
 ENTITY_PREFIX: Final = "entity:"
 NO_SENSE_POS: Final = frozenset(("verb", "prep", "conj", "pron", "part", "num", "adv"))
 DISTANCE_DECAY: Final = 0.05
@@ -155,6 +156,7 @@ class Sense:
     number: int
     gloss: str
     frequency: int  # the headword's count in arramooz's word-frequency table
+    row: int  # the headword's row in the lexicon (its order among headwords of equal frequency)
     stems: frozenset[str]  # signature words, clitic-stripped
 
     def as_dict(self) -> dict[str, Any]:
@@ -244,7 +246,7 @@ class SenseInventory:
             "format": FORMAT,
             "version": self.version(),
             "senses": [
-                {f: getattr(s, f) for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "stems")}
+                {f: getattr(s, f) for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "row", "stems")}
                 for s in senses
             ],
         }
@@ -271,23 +273,26 @@ class SenseInventory:
                     freq[vocalized] += int(count)
         senses: list[Sense] = []
         seen: set[str] = set()
+        rows_of: Counter[str] = Counter()
         with contextlib.closing(sqlite3.connect(f"file:{data / 'arabicdictionary.sqlite'}?mode=ro", uri=True)) as db:
             rows = db.execute(
                 "SELECT vocalized, unvocalized, definition FROM nouns "
                 "WHERE definition IS NOT NULL AND definition != '' ORDER BY id"
             )
-            for vocalized, unvocalized, definition in rows:
-                headword = str(vocalized).strip()
+            for row, (vocalized, unvocalized, definition) in enumerate(rows):
+                written = str(vocalized).strip()
+                rows_of[written] += 1  # a headword the table holds twice: the second row is "<headword>#2"
+                headword = written if rows_of[written] == 1 else f"{written}#{rows_of[written]}"
                 key = loose(str(unvocalized))
-                bare_voc = headword.rstrip("\u064c\u064b\u064d")  # tanwin off: the frequency table's spelling
+                bare_voc = written.rstrip("\u064c\u064b\u064d")  # tanwin off: the frequency table's spelling
                 count = freq.get(bare_voc, 0)
                 for number, gloss in parse_definition(str(definition)):
                     sid = sense_id_for(SOURCE, headword, number)
-                    if sid in seen:  # the same headword twice in the table: keep the first
+                    if sid in seen:  # a sense number repeated inside one definition: keep the first
                         continue
                     seen.add(sid)
                     stems = frozenset(light_stem(w) for w in _content_words(gloss)) - {key, light_stem(key)}
-                    senses.append(Sense(sid, headword, key, number, gloss, count, stems))
+                    senses.append(Sense(sid, headword, key, number, gloss, count, row, stems))
         return senses
 
     def _install(self, senses: list[Sense]) -> None:
@@ -297,7 +302,7 @@ class SenseInventory:
             by_key.setdefault(s.key, []).append(s)
             df.update(s.stems)
         for group in by_key.values():  # most frequent headword first, then the lexicon's order of senses
-            group.sort(key=lambda s: (-s.frequency, s.number))
+            group.sort(key=lambda s: (-s.frequency, s.row, s.number))
         self._by_id = {s.sense_id: s for s in senses}
         self._by_key = by_key
         self._df = dict(df)
