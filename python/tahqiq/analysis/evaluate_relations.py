@@ -85,7 +85,8 @@ def format_report(report: dict[str, Any]) -> str:
     rows = [*report["per_predicate"].items(), ("micro", report["micro"])]
     for name, r in rows:
         lines.append(
-            f"{name:<16} {r['precision']:>6.2f} {r['recall']:>6.2f} {r['f1']:>6.2f} {r['tp']:>4} {r['fp']:>4} {r['fn']:>4}"
+            f"{name:<16} {r['precision']:>6.2f} {r['recall']:>6.2f} {r['f1']:>6.2f} "
+            f"{r['tp']:>4} {r['fp']:>4} {r['fn']:>4}"
         )
     return "\n".join(lines)
 

@@ -122,9 +122,7 @@ def _contains(tokens: list[str], words: tuple[str, ...]) -> bool:
     n = len(words)
     if n == 0:
         return not tokens
-    return any(
-        all(_word_matches(tokens[i + k], words[k]) for k in range(n)) for i in range(len(tokens) - n + 1)
-    )
+    return any(all(_word_matches(tokens[i + k], words[k]) for k in range(n)) for i in range(len(tokens) - n + 1))
 
 
 class RelationExtractor:
@@ -152,8 +150,13 @@ class RelationExtractor:
     def _entities(self, text: str, entities: Iterable[Any], words: list[tuple[int, int]]) -> list[_Ent]:
         out: list[_Ent] = []
         for e in entities:
-            get = e.get if isinstance(e, dict) else lambda k, d=None, e=e: getattr(e, k, d)
-            etype, start, end = str(get("type")), int(get("start")), int(get("end"))
+            fields: dict[str, Any] = (
+                e
+                if isinstance(e, dict)
+                else {k: getattr(e, k, None) for k in ("type", "start", "end", "text", "confidence")}
+            )
+            get = fields.get
+            etype, start, end = str(get("type")), int(get("start") or 0), int(get("end") or 0)
             if etype not in ENTITY_TYPES or not 0 <= start < end <= len(text):
                 continue
             idx = [i for i, (s, t) in enumerate(words) if s < end and t > start]

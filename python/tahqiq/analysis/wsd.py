@@ -246,7 +246,10 @@ class SenseInventory:
             "format": FORMAT,
             "version": self.version(),
             "senses": [
-                {f: getattr(s, f) for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "row", "stems")}
+                {
+                    f: getattr(s, f)
+                    for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "row", "stems")
+                }
                 for s in senses
             ],
         }
