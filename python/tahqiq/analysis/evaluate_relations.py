@@ -3,8 +3,10 @@
     python -m tahqiq.analysis.evaluate_relations [--gold PATH] [--json]
 
 Reads tests/gold/relations.jsonl when present (the project's gold), else tests/gold/relations_dev.jsonl (20
-sentences with hand-given entities). Entities are the gold's ``entities`` when a line has them, else the spans the
-gold relations name. A relation counts as found when predicate, subject span and object span match exactly.
+sentences with hand-given entities). The extractor is given gold entities: the line's ``entities`` when it has
+them; else the NER gold's entities for the same sentence (tests/gold/ner_msa.jsonl, so that entities outside any
+relation compete too) together with the spans the gold relations name. A relation counts as found when
+predicate, subject span and object span match exactly. ``--ids A-B`` scores a range of gold ids only.
 """
 
 from __future__ import annotations
@@ -36,10 +38,20 @@ def _key(r: dict[str, Any]) -> tuple[Any, ...]:
     return (r["predicate"], s["start"], s["end"], o["start"], o["end"])
 
 
-def gold_entities(item: dict[str, Any]) -> list[dict[str, Any]]:
+def ner_entities(path: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Sentence text → its entities in the NER gold (empty when that file is absent)."""
+    path = path or GOLD_DIR / "ner_msa.jsonl"
+    if not path.exists():
+        return {}
+    return {item["text"]: item["entities"] for item in read_gold(path)}
+
+
+def gold_entities(item: dict[str, Any], ner: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
     if "entities" in item:
         return list(item["entities"])
     seen: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for e in (ner or {}).get(item["text"], ()):
+        seen.setdefault((e["start"], e["end"], e["type"]), e)
     for r in item["relations"]:
         for side in ("subject", "object"):
             e = r[side]
@@ -54,7 +66,11 @@ def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
     return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
 
 
-def relations_report(extractor: RelationExtractor, gold: list[dict[str, Any]]) -> dict[str, Any]:
+def relations_report(
+    extractor: RelationExtractor,
+    gold: list[dict[str, Any]],
+    ner: dict[str, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
     """``{n, micro: {precision, recall, f1, tp, fp, fn}, per_predicate: {name: {...}}, errors: [...]}``."""
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
@@ -62,7 +78,7 @@ def relations_report(extractor: RelationExtractor, gold: list[dict[str, Any]]) -
     errors: list[dict[str, Any]] = []
     for item in gold:
         want = {_key(r): r for r in item["relations"]}
-        got = {_key(r): r for r in extractor.extract(item["text"], gold_entities(item))}
+        got = {_key(r): r for r in extractor.extract(item["text"], gold_entities(item, ner))}
         for k in want.keys() & got.keys():
             tp[k[0]] += 1
         for k in got.keys() - want.keys():
@@ -94,10 +110,16 @@ def format_report(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tahqiq.analysis.evaluate_relations", description=__doc__)
     parser.add_argument("--gold", type=Path, default=None)
+    parser.add_argument("--ner-gold", type=Path, default=None, help="NER gold giving the sentences' entities")
+    parser.add_argument("--ids", default=None, help="only the gold ids A-B")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     path = args.gold or default_gold()
-    report = relations_report(RelationExtractor(), read_gold(path))
+    gold = read_gold(path)
+    if args.ids:
+        low, _, high = args.ids.partition("-")
+        gold = [g for g in gold if int(low) <= int(g["id"]) <= int(high or low)]
+    report = relations_report(RelationExtractor(), gold, ner_entities(args.ner_gold))
     report["gold"] = str(path)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
