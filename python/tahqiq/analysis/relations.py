@@ -25,7 +25,15 @@ from typing import Any, Final
 
 from tahqiq.core import normalize, scan
 
-__all__ = ["ENTITY_TYPES", "Predicate", "RelationExtractor", "Trigger", "load_inventory"]
+__all__ = [
+    "ENTITY_TYPES",
+    "NestedRule",
+    "Predicate",
+    "RelationExtractor",
+    "Trigger",
+    "load_inventory",
+    "load_nested_rules",
+]
 
 ENTITY_TYPES: Final = (
     "PERS NORP OCC ORG GPE LOC FAC EVENT DATE TIME CARDINAL ORDINAL PERCENT LANGUAGE QUANTITY WEBSITE UNIT LAW "
@@ -47,6 +55,7 @@ class Trigger:
     site: str  # between | before
     order: str  # so | os
     max_gap: int | None
+    object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +72,41 @@ class Predicate:
         return subject_type in self.domain and object_type in self.range
 
 
+@dataclass(frozen=True, slots=True)
+class NestedRule:
+    """A relation read off nesting: an ``outer`` entity holding an ``inner`` one (see the module docstring)."""
+
+    outer: str
+    inner: frozenset[str]
+    predicate: str
+    heads: tuple[tuple[str, ...], ...]  # for OCC: title words that the outer entity must start with (any when empty)
+    precision: float | None = None  # the rule's own precision (the predicate's when None)
+
+
+def _data() -> dict[str, Any]:
+    text = (resources.files("tahqiq.analysis") / "data" / "relations.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def load_nested_rules(data: dict[str, Any] | None = None) -> list[NestedRule]:
+    """The nesting rules of ``data`` (default: the packaged ``data/relations.json``)."""
+    data = _data() if data is None else data
+    return [
+        NestedRule(
+            str(r["outer"]),
+            frozenset(str(r["inner"]).split()),
+            str(r["predicate"]),
+            tuple(tuple(_loose(w) for w in h.split()) for h in r.get("heads", ())),
+            float(r["precision"]) if "precision" in r else None,
+        )
+        for r in data.get("nested", ())
+    ]
+
+
 def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
     """The predicates of ``data`` (default: the packaged ``data/relations.json``)."""
-    if data is None:
-        text = (resources.files("tahqiq.analysis") / "data" / "relations.json").read_text(encoding="utf-8")
-        data = json.loads(text)
+    data = _data() if data is None else data
     out: list[Predicate] = []
     for p in data["predicates"]:
         triggers = tuple(
@@ -76,6 +115,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 str(t.get("site", "between")),
                 str(t.get("order", "so")),
                 int(t["max_gap"]) if "max_gap" in t else None,
+                frozenset(t["object_types"]) if "object_types" in t else None,
             )
             for t in p["triggers"]
         )
@@ -102,6 +142,10 @@ class _Ent:
     confidence: float
     first: int  # index of its first word token
     last: int  # index one past its last word token
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "type": self.type, "start": self.start, "end": self.end}
@@ -131,12 +175,16 @@ class RelationExtractor:
     def __init__(
         self,
         predicates: list[Predicate] | None = None,
+        nested: list[NestedRule] | None = None,
         *,
         max_gap: int = DEFAULT_MAX_GAP,
         min_confidence: float = 0.2,
     ) -> None:
         self.predicates = predicates if predicates is not None else load_inventory()
         self.by_name = {p.name: p for p in self.predicates}
+        self.nested = [
+            r for r in (nested if nested is not None else load_nested_rules()) if r.predicate in self.by_name
+        ]
         self.max_gap = max_gap
         self.min_confidence = min_confidence
 
@@ -176,6 +224,51 @@ class RelationExtractor:
             )
         return out
 
+    def _nested(
+        self,
+        ents: list[_Ent],
+        loose_words: list[str],
+        best: dict[tuple[tuple[int, int, str], tuple[int, int, str]], tuple[float, Predicate]],
+    ) -> None:
+        """Relations read off nesting: EVENT ⊃ place → event_location; a PERS right before or after an OCC takes
+        the OCC's inner NORP as nationality and, for a heading title, its inner ORG/GPE as head_of."""
+        for rule in self.nested:
+            p = self.by_name[rule.predicate]
+            for outer in ents:
+                if outer.type != rule.outer:
+                    continue
+                if rule.heads and not any(
+                    _contains(loose_words[outer.first : outer.first + len(h)], h) for h in rule.heads
+                ):
+                    continue
+                inside = [e for e in ents if e is not outer and outer.start <= e.start and e.end <= outer.end]
+                inner = [  # direct children only: not inside another entity within the outer one
+                    e
+                    for e in inside
+                    if e.type in rule.inner
+                    and not any(
+                        f is not e and f.start <= e.start and e.end <= f.end and f.span != e.span for f in inside
+                    )
+                ]
+                if outer.type == "OCC":
+                    subjects = [
+                        e
+                        for e in ents
+                        if e.type == "PERS" and (0 <= e.first - outer.last <= 1 or 0 <= outer.first - e.last <= 1)
+                    ]
+                else:
+                    subjects = [outer]
+                for subj in subjects:
+                    for obj in inner:
+                        if not p.allows(subj.type, obj.type):
+                            continue
+                        precision = p.precision if rule.precision is None else rule.precision
+                        conf = precision * (subj.confidence + obj.confidence) / 2
+                        key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
+                        old = best.get(key)
+                        if conf >= self.min_confidence and (old is None or conf > old[0]):
+                            best[key] = (conf, p)
+
     def extract(self, text: str, entities: Iterable[Any]) -> list[dict[str, Any]]:
         tokens = [t for t in scan(text) if t.kind == "word"]
         spans = [(t.start, t.end) for t in tokens]
@@ -199,6 +292,8 @@ class RelationExtractor:
                             continue
                         if t.max_gap is not None and gap > t.max_gap:
                             continue
+                        if t.object_types is not None and obj.type not in t.object_types:
+                            continue
                         if inside & (p.range if t.order == "so" else p.domain):
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if t.site == "before":
@@ -206,7 +301,7 @@ class RelationExtractor:
                                 continue
                         elif not _contains(between, t.words) and not (
                             # verb-first sentences: a "between" trigger may stand before the subject
-                            t.order == "so" and t.words and gap <= 3 and _contains(before, t.words)
+                            t.order == "so" and t.words and gap <= 1 and _contains(before, t.words)
                         ):
                             continue
                         conf = p.precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
@@ -218,6 +313,7 @@ class RelationExtractor:
                         if old is None or conf > old[0]:
                             best.pop(rkey, None)
                             best[key] = (conf, p)
+        self._nested(ents, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
         for (sk, ok), (conf, p) in best.items():
