@@ -1,0 +1,335 @@
+"""Relation extraction over named-entity spans (Area C, `/relations`).
+
+The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
+its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
+non-nested entities at most ``max_gap`` words apart, a pattern matches when its trigger words occur at its site
+(``between``: in the text between the two entities; ``before``: within three words before the first) and the
+pair's order fits (``so``: subject first; ``os``: object first); an empty trigger means adjacency. A candidate
+is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
+ever breaks domain → range.
+
+``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's precision (the
+inventory's prior, re-measured on the gold by ``evaluate_relations``), the mean of the two entities' ``confidence``
+(1.0 when the NER gives none) and a decay with distance. Per pair of entities the best predicate wins; for a
+functional predicate (one birth place, one capital …) a subject keeps its best object only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+from tahqiq.core import normalize, scan
+
+__all__ = [
+    "ENTITY_TYPES",
+    "NestedRule",
+    "Predicate",
+    "RelationExtractor",
+    "Trigger",
+    "load_inventory",
+    "load_nested_rules",
+]
+
+ENTITY_TYPES: Final = (
+    "PERS NORP OCC ORG GPE LOC FAC EVENT DATE TIME CARDINAL ORDINAL PERCENT LANGUAGE QUANTITY WEBSITE UNIT LAW "
+    "MONEY PRODUCT CURR"
+).split()
+DECAY: Final = 0.08
+BEFORE_WINDOW: Final = 3
+DEFAULT_MAX_GAP: Final = 8
+_CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
+
+
+def _loose(word: str) -> str:
+    return normalize(word, ta_marbuta=True, punctuation=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Trigger:
+    words: tuple[str, ...]
+    site: str  # between | before
+    order: str  # so | os
+    max_gap: int | None
+    object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
+
+
+@dataclass(frozen=True, slots=True)
+class Predicate:
+    name: str
+    domain: frozenset[str]
+    range: frozenset[str]
+    description: str
+    functional: bool
+    precision: float
+    triggers: tuple[Trigger, ...]
+
+    def allows(self, subject_type: str, object_type: str) -> bool:
+        return subject_type in self.domain and object_type in self.range
+
+
+@dataclass(frozen=True, slots=True)
+class NestedRule:
+    """A relation read off nesting: an ``outer`` entity holding an ``inner`` one (see the module docstring)."""
+
+    outer: str
+    inner: frozenset[str]
+    predicate: str
+    heads: tuple[tuple[str, ...], ...]  # for OCC: title words that the outer entity must start with (any when empty)
+    precision: float | None = None  # the rule's own precision (the predicate's when None)
+
+
+def _data() -> dict[str, Any]:
+    text = (resources.files("tahqiq.analysis") / "data" / "relations.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def load_nested_rules(data: dict[str, Any] | None = None) -> list[NestedRule]:
+    """The nesting rules of ``data`` (default: the packaged ``data/relations.json``)."""
+    data = _data() if data is None else data
+    return [
+        NestedRule(
+            str(r["outer"]),
+            frozenset(str(r["inner"]).split()),
+            str(r["predicate"]),
+            tuple(tuple(_loose(w) for w in h.split()) for h in r.get("heads", ())),
+            float(r["precision"]) if "precision" in r else None,
+        )
+        for r in data.get("nested", ())
+    ]
+
+
+def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
+    """The predicates of ``data`` (default: the packaged ``data/relations.json``)."""
+    data = _data() if data is None else data
+    out: list[Predicate] = []
+    for p in data["predicates"]:
+        triggers = tuple(
+            Trigger(
+                tuple(_loose(w) for w in str(t["text"]).split()),
+                str(t.get("site", "between")),
+                str(t.get("order", "so")),
+                int(t["max_gap"]) if "max_gap" in t else None,
+                frozenset(t["object_types"]) if "object_types" in t else None,
+            )
+            for t in p["triggers"]
+        )
+        out.append(
+            Predicate(
+                str(p["predicate"]),
+                frozenset(p["domain"]),
+                frozenset(p["range"]),
+                str(p.get("description", "")),
+                bool(p.get("functional", False)),
+                float(p.get("precision", 0.7)),
+                triggers,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Ent:
+    type: str
+    text: str
+    start: int
+    end: int
+    confidence: float
+    first: int  # index of its first word token
+    last: int  # index one past its last word token
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (self.start, self.end)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "type": self.type, "start": self.start, "end": self.end}
+
+
+def _word_matches(token: str, want: str) -> bool:
+    if token == want or (len(want) >= 3 and token.startswith(want)):
+        return True
+    for c in _CLITICS:
+        if token.startswith(c) and len(token) - len(c) >= 2:
+            rest = token[len(c) :]
+            if rest == want or (len(want) >= 3 and rest.startswith(want)):
+                return True
+    return False
+
+
+def _contains(tokens: list[str], words: tuple[str, ...]) -> bool:
+    n = len(words)
+    if n == 0:
+        return not tokens
+    return any(all(_word_matches(tokens[i + k], words[k]) for k in range(n)) for i in range(len(tokens) - n + 1))
+
+
+class RelationExtractor:
+    """``extract(text, entities)`` → ``[{predicate, subject, object, confidence}]`` (see the module docstring)."""
+
+    def __init__(
+        self,
+        predicates: list[Predicate] | None = None,
+        nested: list[NestedRule] | None = None,
+        *,
+        max_gap: int = DEFAULT_MAX_GAP,
+        min_confidence: float = 0.2,
+    ) -> None:
+        self.predicates = predicates if predicates is not None else load_inventory()
+        self.by_name = {p.name: p for p in self.predicates}
+        self.nested = [
+            r for r in (nested if nested is not None else load_nested_rules()) if r.predicate in self.by_name
+        ]
+        self.max_gap = max_gap
+        self.min_confidence = min_confidence
+
+    def inventory(self) -> list[dict[str, Any]]:
+        """``[{predicate, domain, range, description}]`` for the documentation and the API."""
+        return [
+            {"predicate": p.name, "domain": sorted(p.domain), "range": sorted(p.range), "description": p.description}
+            for p in self.predicates
+        ]
+
+    def _entities(self, text: str, entities: Iterable[Any], words: list[tuple[int, int]]) -> list[_Ent]:
+        out: list[_Ent] = []
+        for e in entities:
+            fields: dict[str, Any] = (
+                e
+                if isinstance(e, dict)
+                else {k: getattr(e, k, None) for k in ("type", "start", "end", "text", "confidence")}
+            )
+            get = fields.get
+            etype, start, end = str(get("type")), int(get("start") or 0), int(get("end") or 0)
+            if etype not in ENTITY_TYPES or not 0 <= start < end <= len(text):
+                continue
+            idx = [i for i, (s, t) in enumerate(words) if s < end and t > start]
+            if not idx:
+                continue
+            conf = get("confidence", None)
+            out.append(
+                _Ent(
+                    etype,
+                    str(get("text", None) or text[start:end]),
+                    start,
+                    end,
+                    1.0 if conf is None else float(conf),
+                    idx[0],
+                    idx[-1] + 1,
+                )
+            )
+        return out
+
+    def _nested(
+        self,
+        ents: list[_Ent],
+        loose_words: list[str],
+        best: dict[tuple[tuple[int, int, str], tuple[int, int, str]], tuple[float, Predicate]],
+    ) -> None:
+        """Relations read off nesting: EVENT ⊃ place → event_location; a PERS right before or after an OCC takes
+        the OCC's inner NORP as nationality and, for a heading title, its inner ORG/GPE as head_of."""
+        for rule in self.nested:
+            p = self.by_name[rule.predicate]
+            for outer in ents:
+                if outer.type != rule.outer:
+                    continue
+                if rule.heads and not any(
+                    _contains(loose_words[outer.first : outer.first + len(h)], h) for h in rule.heads
+                ):
+                    continue
+                inside = [e for e in ents if e is not outer and outer.start <= e.start and e.end <= outer.end]
+                inner = [  # direct children only: not inside another entity within the outer one
+                    e
+                    for e in inside
+                    if e.type in rule.inner
+                    and not any(
+                        f is not e and f.start <= e.start and e.end <= f.end and f.span != e.span for f in inside
+                    )
+                ]
+                if outer.type == "OCC":
+                    subjects = [
+                        e
+                        for e in ents
+                        if e.type == "PERS" and (0 <= e.first - outer.last <= 1 or 0 <= outer.first - e.last <= 1)
+                    ]
+                else:
+                    subjects = [outer]
+                for subj in subjects:
+                    for obj in inner:
+                        if not p.allows(subj.type, obj.type):
+                            continue
+                        precision = p.precision if rule.precision is None else rule.precision
+                        conf = precision * (subj.confidence + obj.confidence) / 2
+                        key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
+                        old = best.get(key)
+                        if conf >= self.min_confidence and (old is None or conf > old[0]):
+                            best[key] = (conf, p)
+
+    def extract(self, text: str, entities: Iterable[Any]) -> list[dict[str, Any]]:
+        tokens = [t for t in scan(text) if t.kind == "word"]
+        spans = [(t.start, t.end) for t in tokens]
+        loose_words = [_loose(t.text) for t in tokens]
+        ents = self._entities(text, entities, spans)
+        best: dict[tuple[tuple[int, int, str], tuple[int, int, str]], tuple[float, Predicate]] = {}
+        for a in ents:
+            for b in ents:
+                if a is b or not (a.end <= b.start) or a.last > b.first:
+                    continue
+                gap = b.first - a.last
+                if gap > self.max_gap:
+                    continue
+                between = loose_words[a.last : b.first]
+                inside = {e.type for e in ents if a.last <= e.first and e.last <= b.first}
+                before = loose_words[max(0, a.first - BEFORE_WINDOW) : a.first]
+                for p in self.predicates:
+                    for t in p.triggers:
+                        subj, obj = (a, b) if t.order == "so" else (b, a)
+                        if not p.allows(subj.type, obj.type):
+                            continue
+                        if t.max_gap is not None and gap > t.max_gap:
+                            continue
+                        if t.object_types is not None and obj.type not in t.object_types:
+                            continue
+                        if inside & (p.range if t.order == "so" else p.domain):
+                            continue  # a nearer entity could fill the far slot: it is the one related
+                        if t.site == "before":
+                            if gap > 3 or not t.words or not _contains(before, t.words):
+                                continue
+                        elif not _contains(between, t.words) and not (
+                            # verb-first sentences: a "between" trigger may stand before the subject
+                            t.order == "so" and t.words and gap <= 1 and _contains(before, t.words)
+                        ):
+                            continue
+                        conf = p.precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
+                        key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
+                        rkey = (key[1], key[0])
+                        if conf < self.min_confidence:
+                            continue
+                        old = best.get(key) or best.get(rkey)
+                        if old is None or conf > old[0]:
+                            best.pop(rkey, None)
+                            best[key] = (conf, p)
+        self._nested(ents, loose_words, best)
+        found: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        index = {(e.start, e.end, e.type): e for e in ents}
+        for (sk, ok), (conf, p) in best.items():
+            found.append((conf, p, index[sk], index[ok]))
+        found.sort(key=lambda f: -f[0])
+        kept: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        taken: set[tuple[str, int, int]] = set()
+        for conf, p, s, o in found:
+            if p.functional:
+                k = (p.name, s.start, s.end)
+                if k in taken:
+                    continue
+                taken.add(k)
+            kept.append((conf, p, s, o))
+        kept.sort(key=lambda f: (f[2].start, f[3].start, f[1].name))
+        return [
+            {"predicate": p.name, "subject": s.as_dict(), "object": o.as_dict(), "confidence": round(conf, 3)}
+            for conf, p, s, o in kept
+        ]

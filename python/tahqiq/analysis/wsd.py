@@ -1,0 +1,495 @@
+"""Word-sense disambiguation of MSA text (Area C, `/wsd`): a sense inventory from installed lexicon data and a
+Lesk-style chooser over lemmas.
+
+**Inventory.** The senses come from arramooz-pysqlite (GPL, installed from PyPI with qalsadi): its noun table
+holds Arabic definitions for 19,305 nouns, most of them written as numbered senses
+(``1.""example"" : gloss. 2.""example"" : gloss``). Each numbered part is one sense (a definition without numbers
+is one sense); the example phrases and the gloss together are the sense's signature. The data is read where the
+package installed it and compiled once into ``<cache_dir>/wsd-arramooz-<version>.pickle`` (written atomically;
+a file of another version or format is rebuilt). Nothing is downloaded and nothing is copied into the project.
+
+**Sense ids.** ``sense_id`` = the first 12 hex digits of BLAKE2b over ``"arramooz\\x1f<vocalized headword>\\x1f<sense
+number>"``: it depends only on the source, the headword as the lexicon writes it and the sense's number, so it is
+the same across machines, restarts and rebuilds (a headword that the lexicon lists in two rows is written
+``<headword>#2`` for the second, in the table's id order). Named-entity tokens get ``entity:<TYPE>`` (``entity:GPE``).
+
+**Choosing a sense.** Candidates are the senses of every headword written like the token's lemma (or, failing
+that, like the token without its clitics); verbs and function words get no sense (the inventory has nouns only).
+Each candidate is scored by the overlap between the sentence's context (the lemmas and clitic-stripped forms of the
+other words, from :class:`~tahqiq.analysis.morphology.Morphology`) and the sense's signature (its words, lemmatised
+the same way), each shared word weighted by its IDF over the whole inventory and by a mild decay with its distance
+from the ambiguous word. Without any overlap the most frequent sense wins: the first sense of the headword that
+arramooz's word-frequency table counts most often (the lexicon orders senses by use, and has no sense-tagged
+counts). :meth:`Disambiguator.baseline` gives that most-frequent-sense choice alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import math
+import os
+import pickle
+import re
+import sqlite3
+import tempfile
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from tahqiq.core import normalize, scan
+
+__all__ = [
+    "ENTITY_PREFIX",
+    "Disambiguator",
+    "Sense",
+    "SenseInventory",
+    "entity_sense_id",
+    "light_stem",
+    "sense_id_for",
+]
+
+SOURCE: Final = "arramooz"
+FORMAT: Final = 2
+ENTITY_PREFIX: Final = "entity:"
+NO_SENSE_POS: Final = frozenset(("verb", "prep", "conj", "pron", "part", "num", "adv"))
+DISTANCE_DECAY: Final = 0.05
+
+ENTITY_GLOSSES: Final = {
+    "PERS": "اسم شخص",
+    "NORP": "جماعة أو جنسية أو نسبة",
+    "OCC": "منصب أو مهنة",
+    "ORG": "مؤسسة أو منظمة",
+    "GPE": "دولة أو مدينة أو كيان سياسي",
+    "LOC": "موقع جغرافي",
+    "FAC": "منشأة",
+    "EVENT": "حدث",
+    "DATE": "تاريخ",
+    "TIME": "وقت",
+    "CARDINAL": "عدد",
+    "ORDINAL": "عدد ترتيبي",
+    "PERCENT": "نسبة مئوية",
+    "LANGUAGE": "لغة",
+    "QUANTITY": "كمية",
+    "WEBSITE": "موقع إلكتروني",
+    "UNIT": "وحدة قياس",
+    "LAW": "قانون",
+    "MONEY": "مبلغ مالي",
+    "PRODUCT": "منتج",
+    "CURR": "عملة",
+}
+
+_STOP: Final = frozenset(
+    normalize(w)
+    for w in (
+        "في من إلى الى على عن مع منذ حتى أو أم ثم بل لكن كما و ف ب ل ك أن إن أنه أنها إنه كان كانت يكون تكون "
+        "هو هي هم هن هما أنا نحن أنت الذي التي الذين هذا هذه هؤلاء ذلك تلك ما ماذا من لا لم لن قد لقد كل بعض "
+        "غير أي أيضا عند بين بعد قبل خلال حيث إذا اذا التى يا أى مص فا مفع ج ش الخ أو وهو وهي له لها به بها "
+        "فيه فيها منه منها عليه عليها إليه اليه ليس مثل نحو كذا أي ايضا الى"
+    ).split()
+)
+_PREFIXES: Final = tuple(
+    sorted(
+        ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك", "س"),
+        key=len,
+        reverse=True,
+    )
+)
+_SUFFIXES: Final = tuple(
+    sorted(
+        ("ات", "ون", "ين", "ان", "ها", "هم", "هما", "هن", "كم", "نا", "ية", "ه", "ة", "ي", "ك", "ا"),
+        key=len,
+        reverse=True,
+    )
+)
+_NUMBER = re.compile(r"(?<![\d.])(\d{1,2})\s*\.(?!\d)")
+_VOWELS = re.compile("[\u064b-\u0652\u0670]")
+
+
+def sense_id_for(source: str, headword: str, number: int) -> str:
+    """The stable sense id: 12 hex digits of BLAKE2b over source, vocalized headword and sense number."""
+    key = "\x1f".join((source, headword, str(number))).encode("utf-8")
+    return hashlib.blake2b(key, digest_size=6).hexdigest()
+
+
+def entity_sense_id(entity_type: str) -> str:
+    """``"GPE"`` → ``"entity:GPE"``."""
+    return ENTITY_PREFIX + entity_type
+
+
+def loose(word: str) -> str:
+    return normalize(word, ta_marbuta=True, punctuation=True)
+
+
+def light_stem(word: str) -> str:
+    """Loose form without one attached prefix (article, conjunction, preposition) and one suffix, keeping at
+    least three letters: the key that lets ``والأموال`` meet ``الأموال`` and ``أموال``."""
+    w = loose(word)
+    for p in _PREFIXES:
+        if w.startswith(p) and len(w) - len(p) >= 3:
+            w = w[len(p) :]
+            break
+    for s in _SUFFIXES:
+        s = loose(s)
+        if w.endswith(s) and len(w) - len(s) >= 3:
+            w = w[: -len(s)]
+            break
+    return w
+
+
+def _content_words(text: str) -> list[str]:
+    return [t.text for t in scan(text) if t.kind == "word" and loose(t.text) not in _STOP and len(loose(t.text)) > 1]
+
+
+# ------------------------------------------------------------------------------------------------ inventory
+@dataclass(frozen=True, slots=True)
+class Sense:
+    """One numbered sense of a headword."""
+
+    sense_id: str
+    headword: str  # vocalized, as the lexicon writes it
+    key: str  # loose unvocalized headword: what tokens are looked up by
+    number: int
+    gloss: str
+    frequency: int  # the headword's count in arramooz's word-frequency table
+    row: int  # the headword's row in the lexicon (its order among headwords of equal frequency)
+    stems: frozenset[str]  # signature words, clitic-stripped
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "sense_id": self.sense_id,
+            "headword": self.headword,
+            "sense_number": self.number,
+            "gloss": self.gloss,
+            "headword_frequency": self.frequency,
+            "source": SOURCE,
+        }
+
+
+def parse_definition(definition: str) -> list[tuple[int, str]]:
+    """Numbered senses of an arramooz definition: ``[(1, text), (2, text), …]``; text without numbers is one
+    sense. Numbers are taken only in sequence (1, 2, 3 …), so verse numbers and counts inside a sense stay."""
+    text = definition.strip().strip('"').replace('""', '"').strip()
+    if not text:
+        return []
+    cuts: list[tuple[int, int, int]] = []  # (number, marker start, text start)
+    expected = 1
+    for m in _NUMBER.finditer(text):
+        if int(m.group(1)) == expected:
+            cuts.append((expected, m.start(), m.end()))
+            expected += 1
+    if not cuts:
+        return [(1, text)]
+    out: list[tuple[int, str]] = []
+    for i, (number, _start, begin) in enumerate(cuts):
+        end = cuts[i + 1][1] if i + 1 < len(cuts) else len(text)
+        body = text[begin:end].strip(" .")
+        if body:
+            out.append((number, body))
+    return out
+
+
+def _arramooz_dir() -> Path:
+    return Path(str(resources.files("arramooz") / "data"))
+
+
+class SenseInventory:
+    """Sense inventory compiled from arramooz's noun definitions into ``cache_dir``. Thread-safe; loads on first use."""
+
+    def __init__(self, cache_dir: str | os.PathLike[str], *, data_dir: str | os.PathLike[str] | None = None) -> None:
+        self.cache_dir = Path(cache_dir)
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self._lock = threading.Lock()
+        self._senses: list[Sense] | None = None
+        self._by_id: dict[str, Sense] = {}
+        self._by_key: dict[str, list[Sense]] = {}
+        self._df: dict[str, int] = {}
+        self.built = False
+
+    def version(self) -> str:
+        return metadata.version("arramooz-pysqlite")
+
+    @property
+    def path(self) -> Path:
+        return self.cache_dir / f"wsd-{SOURCE}-{self.version()}.pickle"
+
+    def load(self) -> None:
+        if self._senses is not None:
+            return
+        with self._lock:
+            if self._senses is not None:
+                return
+            senses = self._read()
+            if senses is None:
+                senses = self._build()
+                self._write(senses)
+                self.built = True
+            self._install(senses)
+
+    def _read(self) -> list[Sense] | None:
+        try:
+            with self.path.open("rb") as fh:
+                data = pickle.load(fh)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != self.version():
+            return None
+        return [Sense(**s) for s in data["senses"]]
+
+    def _write(self, senses: list[Sense]) -> None:
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "format": FORMAT,
+            "version": self.version(),
+            "senses": [
+                {
+                    f: getattr(s, f)
+                    for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "row", "stems")
+                }
+                for s in senses
+            ],
+        }
+        fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".wsd-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        for old in self.cache_dir.glob(f"wsd-{SOURCE}-*.pickle"):
+            if old != self.path:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+
+    def _build(self) -> list[Sense]:
+        data = self.data_dir or _arramooz_dir()
+        freq: Counter[str] = Counter()
+        with contextlib.closing(sqlite3.connect(f"file:{data / 'wordfreq.sqlite'}?mode=ro", uri=True)) as db:
+            for vocalized, word_type, count in db.execute("SELECT vocalized, word_type, freq FROM wordfreq"):
+                if word_type == "noun":
+                    freq[vocalized] += int(count)
+        senses: list[Sense] = []
+        seen: set[str] = set()
+        rows_of: Counter[str] = Counter()
+        with contextlib.closing(sqlite3.connect(f"file:{data / 'arabicdictionary.sqlite'}?mode=ro", uri=True)) as db:
+            rows = db.execute(
+                "SELECT vocalized, unvocalized, definition FROM nouns "
+                "WHERE definition IS NOT NULL AND definition != '' ORDER BY id"
+            )
+            for row, (vocalized, unvocalized, definition) in enumerate(rows):
+                written = str(vocalized).strip()
+                rows_of[written] += 1  # a headword the table holds twice: the second row is "<headword>#2"
+                headword = written if rows_of[written] == 1 else f"{written}#{rows_of[written]}"
+                key = loose(str(unvocalized))
+                bare_voc = written.rstrip("\u064c\u064b\u064d")  # tanwin off: the frequency table's spelling
+                count = freq.get(bare_voc, 0)
+                for number, gloss in parse_definition(str(definition)):
+                    sid = sense_id_for(SOURCE, headword, number)
+                    if sid in seen:  # a sense number repeated inside one definition: keep the first
+                        continue
+                    seen.add(sid)
+                    stems = frozenset(light_stem(w) for w in _content_words(gloss)) - {key, light_stem(key)}
+                    senses.append(Sense(sid, headword, key, number, gloss, count, row, stems))
+        return senses
+
+    def _install(self, senses: list[Sense]) -> None:
+        by_key: dict[str, list[Sense]] = {}
+        df: Counter[str] = Counter()
+        for s in senses:
+            by_key.setdefault(s.key, []).append(s)
+            df.update(s.stems)
+        for group in by_key.values():  # most frequent headword first, then the lexicon's order of senses
+            group.sort(key=lambda s: (-s.frequency, s.row, s.number))
+        self._by_id = {s.sense_id: s for s in senses}
+        self._by_key = by_key
+        self._df = dict(df)
+        self._senses = senses
+
+    # ----------------------------------------------------------------------------------------- public
+    def senses_for(self, word: str) -> list[Sense]:
+        """Senses of the headwords written like ``word`` (diacritics ignored), most frequent sense first."""
+        self.load()
+        return list(self._by_key.get(loose(word), ()))
+
+    def get(self, sense_id: str) -> Sense | None:
+        self.load()
+        return self._by_id.get(sense_id)
+
+    def idf(self, stem: str) -> float:
+        self.load()
+        n = len(self._senses or ())
+        return math.log((n + 1) / (self._df.get(stem, 0) + 1))
+
+    def sizes(self) -> dict[str, Any]:
+        self.load()
+        return {
+            "wsd_source": f"{SOURCE} {self.version()}",
+            "wsd_senses": len(self._by_id),
+            "wsd_headwords": len(self._by_key),
+            "wsd_ambiguous_headwords": sum(1 for g in self._by_key.values() if len(g) > 1),
+        }
+
+
+# --------------------------------------------------------------------------------------------- disambiguator
+class Lemmatizer(Protocol):
+    def analyze(self, text: str, *, task: str = ..., flag: str = ...) -> list[dict[str, Any]]: ...
+
+
+@dataclass
+class _Word:
+    token: str
+    start: int
+    end: int
+    lemma: str
+    pos: str
+    keys: set[str] = field(default_factory=set)
+
+
+class Disambiguator:
+    """Chooses a sense per word token of a text (see the module docstring)."""
+
+    def __init__(self, inventory: SenseInventory, morphology: Lemmatizer) -> None:
+        self.inventory = inventory
+        self.morphology = morphology
+        self._signatures: dict[str, frozenset[str]] = {}
+        self._lock = threading.Lock()
+
+    def _words(self, text: str) -> list[_Word]:
+        tokens = [t for t in scan(text) if t.kind == "word"]
+        analyses = self.morphology.analyze(text, task="full") if tokens else []
+        words: list[_Word] = []
+        for tok, a in zip(tokens, analyses, strict=True):
+            lemma = normalize(str(a.get("lemma") or tok.text), alef=False, ya=False)
+            w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
+            if loose(tok.text) not in _STOP and loose(lemma) not in _STOP:
+                w.keys = {light_stem(lemma), light_stem(tok.text), loose(lemma)} - {""}
+            words.append(w)
+        return words
+
+    def signature(self, sense: Sense) -> frozenset[str]:
+        """The sense's signature keys: clitic-stripped forms and lemmas of its gloss words (memoised)."""
+        sig = self._signatures.get(sense.sense_id)
+        if sig is not None:
+            return sig
+        keys = set(sense.stems)
+        words = _content_words(sense.gloss)
+        if words:
+            for a in self.morphology.analyze(" ".join(words), task="full"):
+                lemma = str(a.get("lemma") or "")
+                if lemma and loose(lemma) not in _STOP:
+                    keys.add(light_stem(lemma))
+                    keys.add(loose(lemma))
+        keys -= {sense.key, light_stem(sense.key), ""}
+        sig = frozenset(keys)
+        with self._lock:
+            self._signatures[sense.sense_id] = sig
+        return sig
+
+    def candidates(self, word: _Word) -> list[Sense]:
+        if word.pos in NO_SENSE_POS:
+            return []
+        for form in (word.lemma, word.token, light_stem(word.token)):
+            found = self.inventory.senses_for(form)
+            if found:
+                return found
+        return []
+
+    def score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
+        sig = self.signature(sense)
+        total = 0.0
+        for j, w in enumerate(words):
+            if j == index or not w.keys:
+                continue
+            shared = w.keys & sig
+            if shared:
+                weight = max(self.inventory.idf(light_stem(k)) for k in shared)
+                total += weight / (1.0 + DISTANCE_DECAY * abs(j - index))
+        return total
+
+    def choose(self, candidates: Sequence[Sense], words: Sequence[_Word], index: int) -> Sense:
+        best = candidates[0]  # most frequent sense: the fallback when nothing overlaps
+        best_score = 0.0
+        for sense in candidates:
+            s = self.score(sense, words, index)
+            if s > best_score:
+                best, best_score = sense, s
+        return best
+
+    def disambiguate(
+        self,
+        text: str,
+        *,
+        include_gloss: bool = False,
+        sense_url: Callable[[str], str] | None = None,
+        entities: Iterable[Any] | None = None,
+        baseline: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Per word token: ``{token, lemma, sense_id, sense_url[, gloss]}`` (``sense_id``/``sense_url``/``gloss``
+        are ``None`` for a word the inventory has no sense for). ``entities``: spans with ``type``, ``start``,
+        ``end`` (dicts or objects); a token inside one gets ``entity:<TYPE>`` (the outermost span wins).
+        ``baseline=True`` gives the most-frequent-sense choice without context."""
+        words = self._words(text)
+        spans = [_span(e) for e in entities or ()]
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        out: list[dict[str, Any]] = []
+        for i, w in enumerate(words):
+            entity = next((t for s, e, t in spans if s <= w.start and w.end <= e), None)
+            gloss: str | None = None
+            sid: str | None
+            if entity is not None:
+                sid = entity_sense_id(entity)
+                gloss = ENTITY_GLOSSES.get(entity, entity)
+            else:
+                cands = self.candidates(w)
+                if cands:
+                    chosen = cands[0] if baseline else self.choose(cands, words, i)
+                    sid, gloss = chosen.sense_id, chosen.gloss
+                else:
+                    sid = None
+            item: dict[str, Any] = {
+                "token": w.token,
+                "lemma": w.lemma,
+                "sense_id": sid,
+                "sense_url": (sense_url(sid) if sense_url else None) if sid else None,
+            }
+            if include_gloss:
+                item["gloss"] = gloss
+            out.append(item)
+        return out
+
+    def disambiguate_span(self, text: str, start: int, end: int, *, baseline: bool = False) -> str | None:
+        """The sense id chosen for the word token at ``[start, end)`` (used by the evaluation)."""
+        words = self._words(text)
+        for i, w in enumerate(words):
+            if w.start <= start < w.end or (start <= w.start and w.end <= end):
+                cands = self.candidates(w)
+                if not cands:
+                    return None
+                return cands[0].sense_id if baseline else self.choose(cands, words, i).sense_id
+        return None
+
+    def sense(self, sense_id: str) -> dict[str, Any] | None:
+        """The entry behind ``GET /lexicon/senses/{sense_id}``, or ``None``."""
+        if sense_id.startswith(ENTITY_PREFIX):
+            etype = sense_id[len(ENTITY_PREFIX) :]
+            if etype not in ENTITY_GLOSSES:
+                return None
+            return {"sense_id": sense_id, "entity_type": etype, "gloss": ENTITY_GLOSSES[etype], "source": "entity"}
+        s = self.inventory.get(sense_id)
+        if s is None:
+            return None
+        entry = s.as_dict()
+        entry["other_senses"] = [o.sense_id for o in self.inventory.senses_for(s.key) if o.sense_id != sense_id]
+        return entry
+
+
+def _span(entity: Any) -> tuple[int, int, str]:
+    if isinstance(entity, dict):
+        return int(entity["start"]), int(entity["end"]), str(entity["type"])
+    return int(entity.start), int(entity.end), str(entity.type)

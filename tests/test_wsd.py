@@ -1,0 +1,127 @@
+"""Word-sense disambiguation: the arramooz sense inventory, stable ids, context choice, entities, the gold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from server import CACHE_DIR
+from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
+from tahqiq.analysis.morphology import Morphology
+from tahqiq.analysis.wsd import (
+    Disambiguator,
+    SenseInventory,
+    entity_sense_id,
+    light_stem,
+    parse_definition,
+    sense_id_for,
+)
+from tahqiq.core import normalize
+
+GOLD = Path(__file__).resolve().parent / "gold" / "wsd.jsonl"
+
+
+@pytest.fixture(scope="module")
+def inventory(tmp_path_factory: pytest.TempPathFactory) -> SenseInventory:
+    inv = SenseInventory(tmp_path_factory.mktemp("wsd"))
+    inv.load()
+    return inv
+
+
+@pytest.fixture(scope="module")
+def wsd(inventory: SenseInventory) -> Disambiguator:
+    return Disambiguator(inventory, Morphology(CACHE_DIR))
+
+
+def test_parse_numbered_definition() -> None:
+    senses = parse_definition('"1.""رآه بالعين"" : عضو الإبصار. 2.""ملأ عينه"" : أعجبه. سورة آية 19 كذا"')
+    assert [n for n, _ in senses] == [1, 2]
+    assert senses[0][1].startswith('"رآه بالعين"')
+    assert "آية 19" in senses[1][1]
+    assert parse_definition("تعريف بلا أرقام") == [(1, "تعريف بلا أرقام")]
+    assert parse_definition('""') == []
+
+
+def test_sense_ids_are_stable_hashes() -> None:
+    assert sense_id_for("arramooz", "عَيْنٌ", 1) == sense_id_for("arramooz", "عَيْنٌ", 1)
+    assert sense_id_for("arramooz", "عَيْنٌ", 1) != sense_id_for("arramooz", "عَيْنٌ", 2)
+    assert len(sense_id_for("arramooz", "x", 1)) == 12
+    assert entity_sense_id("GPE") == "entity:GPE"
+
+
+def test_inventory_is_compiled_into_the_cache_and_reloaded(inventory: SenseInventory) -> None:
+    assert inventory.path.exists() and inventory.built
+    again = SenseInventory(inventory.cache_dir)
+    again.load()
+    assert not again.built
+    assert again.sizes() == inventory.sizes()
+    assert inventory.sizes()["wsd_senses"] > 30_000
+    ids = [s.sense_id for s in inventory.senses_for("عين")]
+    assert len(ids) > 5 and len(set(ids)) == len(ids)
+    assert ids == [s.sense_id for s in again.senses_for("عين")]
+
+
+def test_stale_cache_is_rebuilt(tmp_path: Path) -> None:
+    inv = SenseInventory(tmp_path)
+    tmp_path.mkdir(exist_ok=True)
+    inv.path.write_bytes(b"not a pickle")
+    inv.load()
+    assert inv.built and inv.sizes()["wsd_senses"] > 30_000
+
+
+def test_light_stem() -> None:
+    assert light_stem("والأموال") == light_stem("أموال")
+    assert light_stem("بالعين") == "عين"
+
+
+def test_context_chooses_the_sense(wsd: Disambiguator) -> None:
+    court = wsd.disambiguate("نطق القاضي بالحكم على المتهم بالسجن")
+    match = wsd.disambiguate("أطلق الحكم صافرة نهاية المباراة بعد أن سير اللعب")
+    by_token = {r["token"]: r for r in court}
+    assert by_token["بالحكم"]["sense_id"] == "3324556c18a7"
+    assert {r["token"]: r for r in match}["الحكم"]["sense_id"] == "83ff3dfc8993"
+
+
+def test_fallback_is_the_most_frequent_sense(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    [item] = wsd.disambiguate("العين")
+    assert item["sense_id"] == inventory.senses_for("عين")[0].sense_id
+    assert wsd.disambiguate_span("العين", 0, 5, baseline=True) == item["sense_id"]
+
+
+def test_output_fields_gloss_and_url(wsd: Disambiguator) -> None:
+    out = wsd.disambiguate("وضع الرجل أمواله في البنك", include_gloss=True, sense_url=lambda s: f"/lexicon/senses/{s}")
+    bank = next(r for r in out if r["token"] == "البنك")
+    assert set(bank) == {"token", "lemma", "sense_id", "sense_url", "gloss"}
+    assert bank["sense_url"] == f"/lexicon/senses/{bank['sense_id']}"
+    assert "البنك" in normalize(bank["gloss"], alef=False)
+    plain = wsd.disambiguate("وضع الرجل أمواله في البنك")
+    assert "gloss" not in plain[0] and plain[0]["sense_url"] is None
+    function_word = next(r for r in out if r["token"] == "في")
+    assert function_word["sense_id"] is None and function_word["sense_url"] is None
+
+
+def test_entities_get_entity_senses(wsd: Disambiguator) -> None:
+    text = "زار الوزير بيت لحم أمس"
+    out = wsd.disambiguate(text, entities=[{"type": "GPE", "start": 11, "end": 18}], include_gloss=True)
+    by_token = {r["token"]: r for r in out}
+    assert by_token["بيت"]["sense_id"] == by_token["لحم"]["sense_id"] == "entity:GPE"
+    assert by_token["الوزير"]["sense_id"] != "entity:GPE"
+    assert wsd.sense("entity:GPE") is not None and wsd.sense("entity:NOPE") is None
+
+
+def test_sense_lookup(wsd: Disambiguator) -> None:
+    entry = wsd.sense("83ff3dfc8993")
+    assert entry is not None and entry["sense_id"] == "83ff3dfc8993" and entry["source"] == "arramooz"
+    assert entry["gloss"] and "3324556c18a7" in entry["other_senses"]
+    assert wsd.sense("000000000000") is None
+
+
+def test_gold_accuracy_beats_the_baseline_and_reaches_the_aim(wsd: Disambiguator) -> None:
+    gold = read_gold(GOLD)
+    assert len(gold) == 100
+    for item in gold:
+        assert item["text"][item["start"] : item["end"]] == item["token"]
+        assert wsd.inventory.get(item["expected_sense_id"]) is not None
+    report = wsd_report(wsd, gold)
+    assert report["accuracy"] >= 0.70
+    assert report["accuracy"] > report["baseline_accuracy"]
