@@ -784,13 +784,15 @@ class Recognizer:
 
     def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
-        units_in = {(s.i, s.j) for s in spans if s.type == "QUANTITY"}
-        spans = [s for s in spans if s.type != "UNIT" or any(a <= s.i and s.j <= b for a, b in units_in)]
+        quantity_end = {s.j for s in spans if s.type == "QUANTITY"}
+        spans = [s for s in spans if s.type != "UNIT" or s.j in quantity_end]
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
+        cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
         for s in order:
             ok = True
-            for o in kept:
+            near = {id(o): o for x in range(s.i, s.j) for o in cover[x]}.values()
+            for o in near:
                 if s.i < o.j and o.i < s.j:
                     same = s.i == o.i and s.j == o.j
                     inside = o.i <= s.i and s.j <= o.j
@@ -814,10 +816,12 @@ class Recognizer:
                         break
             if ok:
                 kept.append(s)
+                for x in range(s.i, s.j):
+                    cover[x].append(s)
         kept.sort(key=lambda s: (s.i, -(s.j - s.i)))
         out: list[tuple[_Span, int]] = []
         for s in kept:
-            depth = sum(1 for o in kept if o is not s and o.i <= s.i and s.j <= o.j)
+            depth = sum(1 for o in cover[s.i] if o is not s and o.i <= s.i and s.j <= o.j)
             out.append((s, depth))
         return out
 
@@ -825,7 +829,10 @@ class Recognizer:
         if not isinstance(text, str) or not text:
             return [], []
         text = text[:MAX_TEXT]
-        toks = scan(text)
+        try:
+            toks = scan(text)
+        except UnicodeEncodeError:  # lone surrogates: scan a copy with U+FFFD in their place (same offsets)
+            toks = scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
         if not toks:
             return [], []
         return toks, self._resolve(toks, self._spans(text, toks))
