@@ -66,11 +66,20 @@ RELATIVE_DATE = frozenset(
 RELATIVE_HEAD = frozenset(
     normalize(w, ta_marbuta=True) for w in ("العام", "الشهر", "الأسبوع", "السنة", "الأسبوع", "الصيف", "الشتاء")
 )
+REGNAL = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("الأول", "الثاني", "الثالث", "الرابع", "الخامس", "السادس", "السابع")
+)
+REGNAL_TITLES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الملك", "الملكة", "السلطان", "الأمير", "البابا", "ملعب", "مستشفى", "جامعة", "شارع", "مطار", "جسر",
+              "مسجد", "مدرسة", "قاعدة", "استاد", "مدينة")
+)  # fmt: skip
 SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
 LANGUAGE_HEAD = frozenset(normalize(w, ta_marbuta=True) for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة"))
 OF = frozenset(("من",))
 # function words that fold onto a name under ya normalisation (على → علي)
-NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى"))
+NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
@@ -138,8 +147,16 @@ class Recognizer:
         self._triggers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for typ, word in _read_pairs("triggers.txt"):
             ks = key_seq(word)
-            if ks:
-                self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
+            if not ks:
+                continue
+            self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
+            if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
+                base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
+                forms = {base + "ا", base + "ون", base + "ين", base + "ات", base + "ه"}
+                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
+                    lst = self._triggers.setdefault(f, [])
+                    if ((), "OCC") not in lst:
+                        lst.append(((), "OCC"))
         for lst in self._triggers.values():
             lst.sort(key=lambda e: -len(e[0]))
         self._stop = self._stop | {k for k, lst in self._triggers.items() for rest, _t in lst if not rest}
@@ -297,7 +314,7 @@ class Recognizer:
         """The stems of a token key with proclitics stripped: (stem, prefix length), least stripping first."""
         out: list[tuple[str, int]] = []
         for p in PREFIXES:
-            if k.startswith(p) and len(k) - len(p) >= 2:
+            if k.startswith(p) and (len(k) - len(p) >= 3 or (not p and len(k) >= 2)):
                 out.append((k[len(p) :], len(p)))
                 rest = k[len(p) :]
                 if p.endswith("ل") and rest.startswith("ل") and len(rest) > 3:  # لل = ل + ال
@@ -458,51 +475,105 @@ class Recognizer:
             return 0
         return j
 
+    def _plain_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word that no list knows: a candidate for an unlisted name part."""
+        if j >= len(keys) or toks[j].kind != "word":
+            return False
+        k = keys[j]
+        return (
+            len(k) >= 3
+            and not k.isascii()
+            and k not in self._stop
+            and k not in CONTENT_STOP
+            and k not in NOT_NAMES
+            and self._gaz_match(keys, j) is None
+            and self._trigger_at(keys, j) is None
+            and not self._month_at(keys, j)[0]
+            and not self._nisba(k)
+            and k not in self._num_words
+        )
+
+    def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and k.startswith("ال")
+            and len(k) > 3
+            and k not in CONTENT_STOP
+            and k not in self._stop
+            and not self._trigger_at(keys, j)
+        )
+
     def _complement(
-        self, keys: list[str], toks: list[Token], i: int, spans_at: dict[int, list[_Span]], typ: str
+        self,
+        keys: list[str],
+        toks: list[Token],
+        i: int,
+        spans_at: dict[int, list[_Span]],
+        typ: str,
+        definite: bool,
     ) -> int:
-        """End of the words that complete a head of type `typ` at token i..i (0 when nothing follows)."""
+        """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
         n = len(keys)
         j = i
-        inner = [s for s in spans_at.get(j, []) if s.type in ("GPE", "LOC", "PERS", "ORG", "FAC")]
+        if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
+            j += 1  # المتحدث باسم الخارجية القطرية
+        allowed = {"GPE", "LOC", "PERS", "ORG", "FAC", "EVENT"}
         if typ == "OCC":
-            inner = [s for s in inner if s.type in ("ORG", "GPE")]
+            allowed = {"ORG", "GPE"}
+        if definite:
+            allowed = {"ORG"} if typ == "OCC" else set()
+        inner = [s for s in spans_at.get(j, []) if s.type in allowed]
+        count = 0
         if inner:
             j = max(s.j for s in inner)
-        else:
-            count = 0
-            while j < n and count < MAX_COMPLEMENT[typ] and toks[j].kind == "word":
+        limit = MAX_COMPLEMENT[typ] - (1 if inner else 0)
+        while j < n and count < limit and toks[j].kind == "word":
+            if any(s.type == "NORP" for s in spans_at.get(j, [])):
+                break
+            if self._content(keys, toks, j):
+                j += 1
+                count += 1
+                continue
+            if count == 0 and not inner and typ != "OCC":
+                # construct chain: مستشفى رفيديا الحكومي, هيئة تنظيم قطاع الاتصالات
+                e = j
+                while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
+                    if keys[e] in self._stop or len(keys[e]) <= 2 or self._trigger_at(keys, e):
+                        break
+                    e += 1
+                if e > j and e < n and self._content(keys, toks, e):
+                    j = e + 1
+                    count += 1
+                    continue
+            break
+        norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
+        if norp and (j > i or definite or typ == "OCC"):
+            j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
+        if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
+            j = o  # القمة العربية الثالثة والثلاثين
+        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite):
+            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
+            while j < n and toks[j].kind == "word":
                 k = keys[j]
-                if any(s.type == "NORP" for s in spans_at.get(j, [])):
-                    break
-                if (
-                    k.startswith("ال")
-                    and len(k) > 3
-                    and k not in CONTENT_STOP
-                    and k not in self._stop
-                    and not self._trigger_at(keys, j)
-                ):
+                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
                     j += 1
-                    count += 1
-                elif (
-                    count == 0
-                    and typ in ("ORG", "FAC", "EVENT")
-                    and not k.startswith("ال")
-                    and k not in self._stop
-                    and len(k) > 2
-                    and j + 1 < n
-                    and keys[j + 1].startswith("ال")
-                    and not self._trigger_at(keys, j)
-                ):
-                    j += 1  # construct chain: مستشفى رفيديا الحكومي, مجلس إدارة البنك
-                    count += 1
+                elif k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم":
+                    j += 2
+                elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
+                    j += 1
+                elif k.startswith("ال") and j > i and keys[j - 1].startswith("لل") and self._content(keys, toks, j):
+                    j += 1
                 else:
                     break
-        if j < n and typ in ("EVENT", "LAW") and j > i and toks[j].kind == "number":
-            j += 1
-        norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
-        if norp and (j > i or keys[i - 1].startswith("ال") or typ in ("OCC",)):
-            j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
+        if j < n and typ in ("EVENT", "LAW") and j > i:
+            if toks[j].kind == "number":
+                j += 1
+            elif keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
+                if j + 1 < n and toks[j + 1].kind == "number":
+                    j += 2
+        if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
+            return i
         return j
 
     def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
@@ -517,9 +588,9 @@ class Recognizer:
     # ------------------------------------------------------------------ recognition
     def _spans(self, text: str, toks: list[Token]) -> list[_Span]:
         keys = [key(t.text) for t in toks]
-        for x, t in enumerate(toks):  # على and friends keep their alef maqsura, so they never read as names
-            if keys[x] in NOT_NAMES and t.text.endswith("ى"):
-                keys[x] = normalize(t.text, ya=False, ta_marbuta=True)
+        for x, t in enumerate(toks):  # على, أمام keep their spelling, so they never read as names (علي, إمام)
+            if keys[x] in NOT_NAMES and normalize(t.text, alef=False, ya=False) in KEEP_SPELLING:
+                keys[x] = "\u200b" + keys[x]
         n = len(toks)
         spans: list[_Span] = []
         claimed = [False] * n  # tokens inside a numeric entity or a website
@@ -553,7 +624,26 @@ class Recognizer:
             name_end = self._name_at(keys, i)
             g = self._gaz_match(keys, i)
             nisba = self._nisba(keys[i])
+            if (
+                not name_end
+                and i + 2 < n
+                and keys[i + 1] in ("بن", "ابن")
+                and keys[i + 2] in self._name_part
+                and self._plain_word(keys, toks, i)
+            ):
+                name_end = i + 3  # هزاع بن زايد
             if name_end and (g is None or name_end >= g[0]):
+                e = name_end
+                while e < n and e - i < 4 and (
+                    self._plain_word(keys, toks, e)
+                    or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
+                ):
+                    e += 2 if keys[e] in ("ابو", "بن") else 1
+                    if e - name_end >= 1 and not keys[e - 1].startswith("ال") and name_end - i >= 2:
+                        break
+                if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
+                    e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+                name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
@@ -697,17 +787,22 @@ class Recognizer:
                     i += 1
                     continue
                 head_end, typ = tr
-                lookup = {**base_at}
-                for pos, lst in composite_at.items():
-                    lookup[pos] = [*lookup.get(pos, []), *lst]
-                end = self._complement(keys, toks, head_end, lookup, typ)
+                end = self._complement(keys, toks, head_end, base_at, typ, keys[i].startswith("ال"))
                 if end > head_end:
-                    composite_at.setdefault(i, []).append(add(typ, i, end, 0))
+                    base_at.setdefault(i, []).append(add(typ, i, end, 0))
                     i = end if typ != "OCC" else i + 1
                     continue
                 if typ == "OCC":
-                    composite_at.setdefault(i, []).append(add(typ, i, head_end, 0))
+                    base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
+        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
+        for sp in [s for s in spans if s.type == "OCC"]:
+            j = sp.j
+            if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
+                e = j + 1
+                while e < n and e - j < 3 and self._plain_word(keys, toks, e):
+                    e += 1
+                add("PERS", j, e, 1)
         return spans
 
     def _date_at(self, toks: list[Token], keys: list[str], i: int) -> tuple[int, tuple[int, int] | None] | None:
