@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis"]
+SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner"]
 
 
 def machine_facts() -> list[str]:

@@ -1,0 +1,94 @@
+"""Entity-level scores of the recognizer on the NER gold files (exact span and type).
+
+`ner_report(gold_paths, recognizer)` returns precision, recall and F1 per type and micro-averaged, with the
+counts behind them and the misses; `python -m tahqiq.analysis.evaluate_ner [files…]` prints it (by default
+every ``tests/gold/ner_*.jsonl`` under the current directory).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from tahqiq.analysis.ner import Recognizer, default_recognizer
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "tp": tp, "fp": fp, "fn": fn}
+
+
+def read_gold(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                rows.append(json.loads(line))
+    return rows
+
+
+def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None = None) -> dict[str, Any]:
+    """Scores over every sentence of `gold_paths`: `{"sentences", "micro": {...}, "per_type": {type: {...}},
+    "errors": [{id, text, missing, spurious}]}`."""
+    rec = recognizer or default_recognizer()
+    tp: Counter[str] = Counter()
+    fp: Counter[str] = Counter()
+    fn: Counter[str] = Counter()
+    errors: list[dict[str, Any]] = []
+    rows = read_gold(gold_paths)
+    for row in rows:
+        text = row["text"]
+        gold = {(e["type"], e["start"], e["end"]) for e in row["entities"]}
+        pred = {(e.type, e.start, e.end) for e in rec.recognize(text)}
+        for t, _, _ in gold & pred:
+            tp[t] += 1
+        for t, _, _ in pred - gold:
+            fp[t] += 1
+        for t, _, _ in gold - pred:
+            fn[t] += 1
+        if gold != pred:
+            errors.append(
+                {
+                    "id": row.get("id"),
+                    "text": text,
+                    "missing": [f"{t} {text[a:b]}" for t, a, b in sorted(gold - pred, key=lambda x: x[1])],
+                    "spurious": [f"{t} {text[a:b]}" for t, a, b in sorted(pred - gold, key=lambda x: x[1])],
+                }
+            )
+    types = sorted(set(tp) | set(fp) | set(fn))
+    return {
+        "sentences": len(rows),
+        "micro": _prf(sum(tp.values()), sum(fp.values()), sum(fn.values())),
+        "per_type": {t: _prf(tp[t], fp[t], fn[t]) for t in types},
+        "errors": errors,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    show_errors = "--errors" in args
+    paths = [Path(a) for a in args if a != "--errors"] or sorted(Path("tests/gold").glob("ner_*.jsonl"))
+    if not paths:
+        print("no gold files", file=sys.stderr)
+        return 1
+    report = ner_report(paths)
+    m = report["micro"]
+    print(f"{report['sentences']} sentences from {', '.join(str(p) for p in paths)}")
+    print(f"{'type':<10} {'P':>6} {'R':>6} {'F1':>6} {'gold':>5}")
+    for t, s in report["per_type"].items():
+        print(f"{t:<10} {s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f} {s['tp'] + s['fn']:5d}")
+    print(f"{'micro':<10} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f} {m['tp'] + m['fn']:5d}")
+    if show_errors:
+        for e in report["errors"]:
+            print(f"\n#{e['id']} {e['text']}\n  missing:  {e['missing']}\n  spurious: {e['spurious']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

