@@ -192,3 +192,55 @@ def test_morph_all_analyses_and_errors(server: ServerProcess) -> None:
         body = problem(get(server, "/morph", **params), 422, "validation-error")
         assert field in body["errors"], (params, body)
     problem(get(server, "/lexicon/lemmas/000000000000"), 404, "not-found")
+
+
+NEWS = "زار وزير الخارجية الأردني أيمن الصفدي جامعة بيرزيت في 15 أيار 2024 وتبرع بمبلغ 20 ألف دولار"
+
+
+def test_ner_nested_flat_and_offsets(server: ServerProcess) -> None:
+    got = get(server, "/ner", text=NEWS, include_offsets="true").json()
+    posted = post(server, "/ner", {"text": NEWS, "include_offsets": True}).json()
+    assert got == posted
+    assert all(NEWS[t["start"] : t["end"]] == t["token"] for t in got["tokens"])
+    spans = {(e["type"], e["text"]) for e in got["entities"]}
+    assert ("ORG", "جامعة بيرزيت") in spans and ("GPE", "بيرزيت") in spans
+    assert any(e["type"] == "DATE" for e in got["entities"]) and any(e["type"] == "MONEY" for e in got["entities"])
+    birzeit = next(t for t in got["tokens"] if t["token"] == "بيرزيت")
+    assert birzeit["tags"][:2] == ["I-ORG", "B-GPE"]  # outermost first
+    flat = get(server, "/ner", text=NEWS, mode="flat").json()
+    assert all(len(t["tags"]) == 1 for t in flat["tokens"]) and "start" not in flat["tokens"][0]
+
+
+@pytest.mark.parametrize("text", ["hello world", "👍🏽 🇵🇸", "\u064e\u064f", "١٢٣ — ؟؟", "a" * 200])
+def test_odd_input_is_a_sensible_answer(server: ServerProcess, text: str) -> None:
+    for path in ("/ner", "/wsd", "/re", "/morph", "/dialect/corpus/glossary"):
+        response = get(server, path, text=text)
+        assert response.status_code == 200, (path, text, response.text)
+
+
+def test_wsd_senses_and_their_pages(server: ServerProcess) -> None:
+    text = "فتح الموظف حسابا في البنك لإيداع راتبه الشهري"
+    tokens = post(server, "/wsd", {"text": text, "include_gloss": True}).json()["tokens"]
+    assert [t["token"] for t in tokens] == text.split()
+    bank = next(t for t in tokens if t["token"] == "البنك")
+    assert bank["sense_id"] and bank["gloss"] and bank["sense_url"].endswith(f"/lexicon/senses/{bank['sense_id']}")
+    page = httpx.get(bank["sense_url"], timeout=10).json()
+    assert page["sense_id"] == bank["sense_id"]
+    without = get(server, "/wsd", text=text).json()["tokens"]
+    assert all("gloss" not in t for t in without)
+    problem(get(server, "/lexicon/senses/nope"), 404, "not-found")
+
+
+def test_relations_respect_domain_and_range(server: ServerProcess) -> None:
+    inventory = {p["predicate"]: p for p in json.loads((Path(__file__).parent / "gold" / "relation_inventory.json").read_text(encoding="utf-8"))}
+    text = "أسس رجل الأعمال سمير خوري شركة الأفق للبرمجيات في رام الله عام 2010"
+    relations = post(server, "/re", {"text": text}).json()["relations"]
+    assert relations, "a founder relation should be found"
+    for r in relations:
+        p = inventory[r["predicate"]]
+        assert r["subject"]["type"] in p["domain"] and r["object"]["type"] in p["range"]
+        assert text[r["subject"]["start"] : r["subject"]["end"]] == r["subject"]["text"]
+        assert 0 < r["confidence"] <= 1
+    for path in ("/ner", "/wsd", "/re"):
+        problem(get(server, path), 422, "validation-error")
+        problem(get(server, path, text="x", bogus=1), 422, "validation-error")

@@ -25,7 +25,6 @@ from tahqiq.access.service import AccessService, Reply
 from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
-from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
@@ -82,7 +81,7 @@ class Service:
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
         self.analysis: AnalysisService | None = None
-        self.morphology_ready: asyncio.Future[None] | None = None
+        self.models_ready: asyncio.Future[None] | None = None
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
@@ -90,11 +89,12 @@ class Service:
     async def start(self, _app: Application | None = None) -> None:
         if "analysis" in self.settings.areas:
             corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.settings.data_dir))}
-            morphology = Morphology(self.settings.cache_dir, max_chars=self.settings.analysis_max_chars)
-            self.analysis = AnalysisService(DialectIndex(corpora), morphology, self.settings.analysis_max_chars)
-            # The compiled table loads (or, the first time, builds) in the background: the rest of the service
-            # answers meanwhile, and morphology requests wait for it.
-            self.morphology_ready = asyncio.get_running_loop().run_in_executor(None, morphology.load)
+            self.analysis = AnalysisService(
+                DialectIndex(corpora), self.settings.cache_dir, self.settings.analysis_max_chars
+            )
+            # The language models load (the first time on a machine: build) in the background: the rest of the
+            # service answers meanwhile, and the requests that need them wait for them.
+            self.models_ready = asyncio.get_running_loop().run_in_executor(None, self.analysis.prepare)
         await self.store.open()
         await self.store.migrate()
         await self.keyring.load(time.time())
@@ -216,10 +216,15 @@ class Service:
         service, params = await self._analysis_params(request, AnalysisService.GLOSSARY_PARAMS)
         return Reply(200, orjson.dumps(service.glossary(params)))
 
+    async def _models(self, request: Request, allowed: frozenset[str]) -> tuple[AnalysisService, Params]:
+        """Like `_analysis_params`, once the language models are ready."""
+        service, params = await self._analysis_params(request, allowed)
+        assert self.models_ready is not None
+        await asyncio.shield(self.models_ready)
+        return service, params
+
     async def morph(self, request: Request) -> Reply:
-        service, params = await self._analysis_params(request, AnalysisService.MORPH_PARAMS)
-        assert self.morphology_ready is not None
-        await asyncio.shield(self.morphology_ready)
+        service, params = await self._models(request, AnalysisService.MORPH_PARAMS)
         base = self.base_url(request)
         answer = await asyncio.get_running_loop().run_in_executor(
             None, service.morph, params, lambda lemma_id: f"{base}/lexicon/lemmas/{lemma_id}"
@@ -227,10 +232,28 @@ class Service:
         return Reply(200, orjson.dumps(answer))
 
     async def lemma(self, request: Request) -> Reply:
-        service, _params = await self._analysis_params(request, frozenset())
-        assert self.morphology_ready is not None
-        await asyncio.shield(self.morphology_ready)
+        service, _params = await self._models(request, frozenset())
         return Reply(200, orjson.dumps(service.lemma(route_value(request, "lemma_id"))))
+
+    async def ner(self, request: Request) -> Reply:
+        service, params = await self._models(request, AnalysisService.NER_PARAMS)
+        return Reply(200, orjson.dumps(service.ner(params)))
+
+    async def wsd(self, request: Request) -> Reply:
+        service, params = await self._models(request, AnalysisService.WSD_PARAMS)
+        base = self.base_url(request)
+        answer = await asyncio.get_running_loop().run_in_executor(
+            None, service.wsd, params, lambda sense_id: f"{base}/lexicon/senses/{sense_id}"
+        )
+        return Reply(200, orjson.dumps(answer))
+
+    async def relations(self, request: Request) -> Reply:
+        service, params = await self._models(request, AnalysisService.RE_PARAMS)
+        return Reply(200, orjson.dumps(service.re(params)))
+
+    async def sense(self, request: Request) -> Reply:
+        service, _params = await self._models(request, frozenset())
+        return Reply(200, orjson.dumps(service.sense(route_value(request, "sense_id"))))
 
     async def openapi(self, _request: Request) -> Reply:
         return Reply(200, self._openapi)
@@ -253,10 +276,7 @@ class Service:
             "areas": list(self.settings.areas),
         }
         if self.analysis is not None:
-            data["analysis"] = {
-                "corpora": self.analysis.dialects.sizes(),
-                "morphology": self.analysis.morphology.sizes(),
-            }
+            data["analysis"] = self.analysis.sizes()
         return Reply(200, orjson.dumps(data))
 
     async def problem_doc(self, request: Request) -> Response:
@@ -308,10 +328,14 @@ def create_app(settings: Settings, store: Store | None = None) -> Application:
             ("/dialect/corpus", service.dialect_lookup),
             ("/dialect/corpus/glossary", service.dialect_glossary),
             ("/morph", service.morph),
+            ("/ner", service.ner),
+            ("/wsd", service.wsd),
+            ("/re", service.relations),
         ):
             route.add_get(path, service.guarded(handler))
             route.add_post(path, service.guarded(handler))
         route.add_get("/lexicon/lemmas/{lemma_id}", service.guarded(service.lemma))
+        route.add_get("/lexicon/senses/{sense_id}", service.guarded(service.sense))
     route.add_get("/health", service.guarded(service.health))
     route.add_get("/healthz", service.guarded(service.health))
     route.add_get("/problems/{slug}", service.raw(service.problem_doc))

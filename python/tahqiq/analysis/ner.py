@@ -558,7 +558,9 @@ class Recognizer:
                 k = keys[j]
                 if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
                     j += 1
-                elif k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم":
+                elif (
+                    k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
+                ):
                     j += 2
                 elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
                     j += 1
@@ -634,9 +636,13 @@ class Recognizer:
                 name_end = i + 3  # هزاع بن زايد
             if name_end and (g is None or name_end >= g[0]):
                 e = name_end
-                while e < n and e - i < 4 and (
-                    self._plain_word(keys, toks, e)
-                    or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
+                while (
+                    e < n
+                    and e - i < 4
+                    and (
+                        self._plain_word(keys, toks, e)
+                        or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
+                    )
                 ):
                     e += 2 if keys[e] in ("ابو", "بن") else 1
                     if e - name_end >= 1 and not keys[e - 1].startswith("ال") and name_end - i >= 2:

@@ -17,6 +17,9 @@ import orjson
 from tahqiq.analysis.corpus import token_dict
 from tahqiq.analysis.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
 from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
+from tahqiq.analysis.ner import Recognizer
+from tahqiq.analysis.relations import RelationExtractor
+from tahqiq.analysis.wsd import Disambiguator, SenseInventory
 from tahqiq.problems import Problem
 
 _INT = re.compile(r"^[+-]?\d{1,18}$")
@@ -138,10 +141,36 @@ class Params:
 
 
 class AnalysisService:
-    def __init__(self, dialects: DialectIndex, morphology: Morphology, max_chars: int) -> None:
+    """Dialect lookup and glossary are ready at once; the models that load from installed packages (morphology,
+    the entity recognizer, the sense inventory) are prepared by `prepare()`, which the app runs in a thread."""
+
+    def __init__(self, dialects: DialectIndex, cache_dir: str, max_chars: int) -> None:
         self.dialects = dialects
-        self.morphology = morphology
         self.max_chars = max_chars
+        self.morphology = Morphology(cache_dir, max_chars=max_chars)
+        self.senses = SenseInventory(cache_dir)
+        self.disambiguator = Disambiguator(self.senses, self.morphology)
+        self.relations = RelationExtractor()
+        self._recognizer: Recognizer | None = None
+
+    def prepare(self) -> None:
+        """Loads (the first time: builds) the compiled morphology table and sense index, and the gazetteers."""
+        self.morphology.load()
+        self.senses.load()
+        self._recognizer = Recognizer()
+
+    @property
+    def recognizer(self) -> Recognizer:
+        if self._recognizer is None:
+            raise RuntimeError("AnalysisService.prepare() has not run")
+        return self._recognizer
+
+    def sizes(self) -> dict[str, Any]:
+        sizes: dict[str, Any] = {"corpora": self.dialects.sizes(), "morphology": self.morphology.sizes()}
+        if self._recognizer is not None:
+            sizes["ner"] = self._recognizer.sizes()
+            sizes["senses"] = self.senses.sizes()
+        return sizes
 
     def _source(self, params: Params) -> str:
         return params.choice("source", ALL, (ALL, *self.dialects.names()))
@@ -225,4 +254,42 @@ class AnalysisService:
         entry = self.morphology.lemma(lemma_id)
         if entry is None:
             raise Problem("not-found", f"no lemma has lemma_id {lemma_id!r} (ids come from /morph answers)")
+        return entry
+
+    NER_PARAMS = frozenset({"text", "mode", "include_offsets"})
+
+    def ner(self, params: Params) -> dict[str, Any]:
+        text = params.text("text", required=True, max_chars=self.max_chars)
+        mode = params.choice("mode", "nested", ("nested", "flat"))
+        include_offsets = params.boolean("include_offsets")
+        params.done()
+        assert text is not None
+        return self.recognizer.tag(text, mode="flat" if mode == "flat" else "nested", include_offsets=include_offsets)
+
+    WSD_PARAMS = frozenset({"text", "include_gloss"})
+
+    def wsd(self, params: Params, sense_url: Callable[[str], str]) -> dict[str, Any]:
+        """Blocking (lemmatisation may run the analyser): the app calls it in a worker thread."""
+        text = params.text("text", required=True, max_chars=self.max_chars)
+        include_gloss = params.boolean("include_gloss")
+        params.done()
+        assert text is not None
+        entities = self.recognizer.recognize(text)
+        tokens = self.disambiguator.disambiguate(
+            text, include_gloss=include_gloss, sense_url=sense_url, entities=entities
+        )
+        return {"tokens": tokens}
+
+    RE_PARAMS = frozenset({"text"})
+
+    def re(self, params: Params) -> dict[str, Any]:
+        text = params.text("text", required=True, max_chars=self.max_chars)
+        params.done()
+        assert text is not None
+        return {"relations": self.relations.extract(text, self.recognizer.recognize(text))}
+
+    def sense(self, sense_id: str) -> dict[str, Any]:
+        entry = self.disambiguator.sense(sense_id)
+        if entry is None:
+            raise Problem("not-found", f"no sense has sense_id {sense_id!r} (ids come from /wsd answers)")
         return entry
