@@ -133,8 +133,8 @@ def granian_args(app: str, port: int) -> list[str]:
     ]
 
 
-def wrk(url: str, seconds: float, script: str | None, work: Path) -> Load:
-    args = ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{max(1, round(seconds))}s", "--latency"]
+def wrk(url: str, seconds: float, script: str | None, work: Path, connections: int = CONNECTIONS) -> Load:
+    args = ["wrk", f"-t{WRK_THREADS}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
     if script is not None:
         path = work / f"script-{uuid.uuid4().hex[:8]}.lua"
         path.write_text(script)
