@@ -66,6 +66,18 @@ RELATIVE_DATE = frozenset(
 RELATIVE_HEAD = frozenset(
     normalize(w, ta_marbuta=True) for w in ("العام", "الشهر", "الأسبوع", "السنة", "الأسبوع", "الصيف", "الشتاء")
 )
+DAY_PARTS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("صباح", "مساء", "ظهر", "فجر", "عصر", "ليلة", "ليل", "ظهيرة", "مساءِ")
+)
+DURATION = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("دقيقة", "دقائق", "دقيقتين", "ثانية", "ثوان", "ثوانٍ", "ثواني", "ساعة", "ساعات", "ساعتين")
+)
+DATE_PREFIX = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
+) - {"خلال"}
+RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و"))
 REGNAL = frozenset(
     normalize(w, ta_marbuta=True) for w in ("الأول", "الثاني", "الثالث", "الرابع", "الخامس", "السادس", "السابع")
 )
@@ -348,7 +360,7 @@ class Recognizer:
         """Longest gazetteer match starting at token i: (end token, type)."""
         best: tuple[int, str] | None = None
         for stem, _p in self._stems(keys[i]):
-            for cand in (stem, "ال" + stem) if not stem.startswith("ال") else (stem,):
+            for cand in (stem,):
                 lst = self._gaz.get(cand)
                 if not lst:
                     continue
@@ -483,6 +495,8 @@ class Recognizer:
         return (
             len(k) >= 3
             and not k.isascii()
+            and not k.startswith("\u200b")
+            and not (k.endswith("ا") and not k.endswith("اا"))  # accusative nouns: حفلا, متطوعا
             and k not in self._stop
             and k not in CONTENT_STOP
             and k not in NOT_NAMES
@@ -634,13 +648,11 @@ class Recognizer:
                 name_end = i + 3  # هزاع بن زايد
             if name_end and (g is None or name_end >= g[0]):
                 e = name_end
-                while e < n and e - i < 4 and (
-                    self._plain_word(keys, toks, e)
-                    or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
-                ):
-                    e += 2 if keys[e] in ("ابو", "بن") else 1
-                    if e - name_end >= 1 and not keys[e - 1].startswith("ال") and name_end - i >= 2:
-                        break
+                if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
+                    if keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1):
+                        e += 2
+                    elif self._plain_word(keys, toks, e):
+                        e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
                 name_end = e
@@ -702,6 +714,25 @@ class Recognizer:
                         claimed[x] = True
                     i = j
                     continue
+            # TIME: a part of the day with a day (مساء الأحد, صباح اليوم)
+            if k in DAY_PARTS and i + 1 < n and (
+                keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد")
+            ):
+                add("TIME", i, i + 2, 0)
+                claimed[i] = claimed[i + 1] = True
+                i += 2
+                continue
+            # TIME: durations (8 دقائق و6 ثوان)
+            ne = self._number_at(toks, keys, i)
+            if ne and ne < n and keys[ne] in DURATION:
+                j = ne + 1
+                while j + 1 < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and keys[j + 1] in DURATION:
+                    j += 2
+                add("TIME", i, j, 0)
+                for x in range(i, j):
+                    claimed[x] = True
+                i = j
+                continue
             # DATE
             d = self._date_at(toks, keys, i)
             if d:
@@ -800,7 +831,7 @@ class Recognizer:
             j = sp.j
             if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
                 e = j + 1
-                while e < n and e - j < 3 and self._plain_word(keys, toks, e):
+                if e < n and self._plain_word(keys, toks, e):
                     e += 1
                 add("PERS", j, e, 1)
         return spans
@@ -808,15 +839,37 @@ class Recognizer:
     def _date_at(self, toks: list[Token], keys: list[str], i: int) -> tuple[int, tuple[int, int] | None] | None:
         n = len(toks)
         k = keys[i]
+        if k in DATE_PREFIX and i + 1 < n:
+            inner_date = self._date_at(toks, keys, i + 1)
+            if inner_date:
+                return inner_date[0], inner_date[1]
+            return None
+        # ranges: من 6 إلى 17 تشرين الثاني, يومي 12 و13 شتنبر
+        r = i + 1 if k in ("من", "بين", "يومي") else i
+        if r + 2 < n and toks[r].kind == "number" and len(keys[r]) <= 2:
+            x = r + 1
+            if x < n and keys[x] in RANGE_LINK and x + 1 < n and toks[x + 1].kind == "number":
+                x += 2
+            elif x < n and keys[x][:1] == "و" and keys[x][1:].isdigit() and len(keys[x]) <= 3:
+                x += 1
+            if x > r + 1 and x < n and (m := self._month_at(keys, x))[0]:
+                j = m[0]
+                if j < n and toks[j].kind == "number" and len(keys[j]) == 4:
+                    j += 1
+                return j, None
+            if r > i:
+                return None
+        # quarters: الربع الثالث
+        for st, _p in self._stems(k):
+            if st == "الربع" and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
+                return o, None
         inner: tuple[int, int] | None = None
         j = i
         day = False
         if k in DAY_HEAD and i + 1 < n and keys[i + 1] in DAYS:
-            j = i + 2
-            day = True
+            return i + 2, None
         elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
-            j = i + 1
-            day = True
+            return i + 1, None
         elif k in DAY_HEAD and i + 1 < n and toks[i + 1].kind == "number":
             j = i + 1  # يوم 5 يونيو
         elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in self._stems(k) if p):
@@ -857,7 +910,8 @@ class Recognizer:
             return None
         if day:
             return j, None
-        if k in YEAR_HEAD and i + 1 < n and toks[i + 1].kind == "number" and len(keys[i + 1]) == 4:
+        year_head = k in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(k) if p)
+        if year_head and i + 1 < n and toks[i + 1].kind == "number" and len(keys[i + 1]) == 4:
             j = i + 2
             if j < n and keys[j] in YEAR_MARK:
                 j += 1
@@ -867,9 +921,11 @@ class Recognizer:
         if (
             toks[i].kind == "number"
             and len(keys[i]) == 4
-            and keys[i][:2] in ("19", "20", "14", "13")
-            and i > 0
-            and keys[i - 1] in ("في", "منذ", "حتى", "عام", "بعام")
+            and keys[i].isdigit()
+            and 1950 <= int(keys[i]) <= 2035
+            and not (i + 1 < n and (keys[i + 1] in ("%", "٪") or self._gaz_match(keys, i + 1) is not None))
+            and not (i + 1 < n and keys[i + 1] in self._mult)
+            and not (i > 0 and toks[i - 1].text in "-/.,:")
         ):
             j = i + 1
             if j < n and keys[j] in YEAR_MARK:
