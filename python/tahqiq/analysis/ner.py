@@ -78,6 +78,24 @@ DATE_PREFIX = frozenset(
     for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
 ) - {"خلال"}
 RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و"))
+NOT_NAME_PARTS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الدولي", "الدولية", "التخصصي", "التخصصية", "الوطني", "الوطنية", "الأهلي", "الأهلية", "العام",
+              "العامة", "الجديد", "الجديدة", "الكبير", "الكبرى", "الأعلى", "المركزي", "المركزية", "الرسمي",
+              "الرسمية", "الأثري", "الملكي", "الملكية", "الإسلامي", "الإسلامية", "الحكومي", "الحكومية", "الخاص",
+              "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
+              "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
+)  # fmt: skip
+GPE_PREFIX = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("محافظة", "مدينة", "ولاية", "دولة", "إمارة", "بلدة", "قرية", "إقليم")
+)
+APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
+MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
+DATE_UNITS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("عاما", "عام", "أعوام", "سنة", "سنوات", "سنين", "أيام", "يوما", "يومين", "أشهر", "شهرا", "شهور",
+              "شهرين", "أسابيع", "أسبوعا", "أسبوعين", "عقود", "عقدا", "قرون", "عامين", "سنتين")
+)  # fmt: skip
 REGNAL = frozenset(
     normalize(w, ta_marbuta=True) for w in ("الأول", "الثاني", "الثالث", "الرابع", "الخامس", "السادس", "السابع")
 )
@@ -156,6 +174,7 @@ class Recognizer:
         self._gaz: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         self._sizes: dict[str, int] = {}
         self._stop = frozenset(key(w) for w in _read_lines("stopwords.txt"))
+        self._stop_content = self._stop
         self._triggers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for typ, word in _read_pairs("triggers.txt"):
             ks = key_seq(word)
@@ -164,7 +183,7 @@ class Recognizer:
             self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
-                forms = {base + "ا", base + "ون", base + "ين", base + "ات", base + "ه"}
+                forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -418,8 +437,11 @@ class Recognizer:
                 j += 2
         else:
             for stem, _p in self._stems(k):
-                if stem in self._num_words and (stem not in ("واحد", "واحده") or True):
-                    j = i + 1
+                if stem in self._num_words or (stem in self._mult and i + 1 < n and self._gaz_match(keys, i + 1)):
+                    j = i + 1  # خمسة, مليار ريال
+                    break
+                if stem in self._mult and stem.endswith("ا") and i + 1 < n and keys[i + 1][:1] == "و":
+                    j = i + 1  # مليونا و833 ألف
                     break
             if j:
                 while j < n:  # compounds: خمسة وعشرون, مئة وخمسون
@@ -433,6 +455,8 @@ class Recognizer:
         if j:
             while j < n and any(s in self._mult for s, _ in self._stems(keys[j])[:1]):
                 j += 1
+            if j < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and j + 1 < n and keys[j + 1] in self._mult:
+                j += 2  # مليونا و833 ألف
         return j
 
     def _name_at(self, keys: list[str], i: int) -> int:
@@ -496,6 +520,7 @@ class Recognizer:
             len(k) >= 3
             and not k.isascii()
             and not k.startswith("\u200b")
+            and k not in NOT_NAME_PARTS
             and not (k.endswith("ا") and not k.endswith("اا"))  # accusative nouns: حفلا, متطوعا
             and k not in self._stop
             and k not in CONTENT_STOP
@@ -508,15 +533,14 @@ class Recognizer:
         )
 
     def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head."""
         k = keys[j]
-        return (
-            toks[j].kind == "word"
-            and k.startswith("ال")
-            and len(k) > 3
-            and k not in CONTENT_STOP
-            and k not in self._stop
-            and not self._trigger_at(keys, j)
-        )
+        if toks[j].kind != "word" or not k.startswith("ال") or len(k) <= 3:
+            return False
+        if k in CONTENT_STOP or k in self._stop_content:
+            return False
+        t = self._trigger_at(keys, j)
+        return t is None or t[1] in ("EVENT", "LAW")
 
     def _complement(
         self,
@@ -549,11 +573,16 @@ class Recognizer:
                 j += 1
                 count += 1
                 continue
-            if count == 0 and not inner and typ != "OCC":
+            if count == 0 and not inner and typ != "OCC" and not definite:
                 # construct chain: مستشفى رفيديا الحكومي, هيئة تنظيم قطاع الاتصالات
                 e = j
                 while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
-                    if keys[e] in self._stop or len(keys[e]) <= 2 or self._trigger_at(keys, e):
+                    if (
+                        keys[e] in self._stop
+                        or len(keys[e]) <= 2
+                        or self._trigger_at(keys, e)
+                        or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
+                    ):
                         break
                     e += 1
                 if e > j and e < n and self._content(keys, toks, e):
@@ -572,7 +601,9 @@ class Recognizer:
                 k = keys[j]
                 if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
                     j += 1
-                elif k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم":
+                elif (
+                    k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
+                ):
                     j += 2
                 elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
                     j += 1
@@ -630,6 +661,7 @@ class Recognizer:
 
         # layer 1: gazetteer, names, nisba, months, numbers
         i = 0
+        inside_listed = 0
         base_at: dict[int, list[_Span]] = {}
         while i < n:
             if claimed[i] or toks[i].kind != "word":
@@ -659,6 +691,8 @@ class Recognizer:
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
+            if g is not None and inside_listed > i and g[1] not in ("GPE", "PERS"):
+                g = None
             if g is not None:
                 end, typ = g
                 if (
@@ -669,8 +703,12 @@ class Recognizer:
                     and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
                 ):
                     typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
-                base_at.setdefault(i, []).append(add(typ, i, end, 1))
+                start = i
+                if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in self._stems(keys[i - 1])):
+                    start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
+                base_at.setdefault(start, []).append(add(typ, start, end, 1))
                 if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                    inside_listed = max(inside_listed, end)
                     i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
                 else:
                     i = end
@@ -715,8 +753,10 @@ class Recognizer:
                     i = j
                     continue
             # TIME: a part of the day with a day (مساء الأحد, صباح اليوم)
-            if k in DAY_PARTS and i + 1 < n and (
-                keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد")
+            if (
+                k in DAY_PARTS
+                and i + 1 < n
+                and (keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"))
             ):
                 add("TIME", i, i + 2, 0)
                 claimed[i] = claimed[i + 1] = True
@@ -744,7 +784,20 @@ class Recognizer:
                     claimed[x] = True
                 i = j
                 continue
-            num_end = self._number_at(toks, keys, i)
+            lead = 0  # أكثر من, نحو: part of the number that follows
+            if k in APPROX and i + 1 < n:
+                lead = 1
+            elif k in MORE_LESS and i + 2 < n and keys[i + 1] == "من":
+                lead = 2
+            num_end = self._number_at(toks, keys, i + lead) if lead else self._number_at(toks, keys, i)
+            if lead and not num_end:
+                lead = 0
+            if num_end and num_end < n and keys[num_end] in DATE_UNITS:
+                add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
+                for x in range(i, num_end + 1):
+                    claimed[x] = True
+                i = num_end + 1
+                continue
             if num_end:
                 j = num_end
                 # PERCENT
@@ -806,7 +859,6 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
 
         # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG)
-        composite_at: dict[int, list[_Span]] = {}
         for phase in ("other", "OCC"):
             i = 0
             while i < n:
@@ -859,9 +911,11 @@ class Recognizer:
                 return j, None
             if r > i:
                 return None
-        # quarters: الربع الثالث
+        # quarters and centuries: الربع الثالث, القرن السادس الميلادي
         for st, _p in self._stems(k):
-            if st == "الربع" and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
+            if st in ("الربع", "القرن") and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
+                if o < n and keys[o] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
+                    o += 1
                 return o, None
         inner: tuple[int, int] | None = None
         j = i
@@ -870,8 +924,8 @@ class Recognizer:
             return i + 2, None
         elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
             return i + 1, None
-        elif k in DAY_HEAD and i + 1 < n and toks[i + 1].kind == "number":
-            j = i + 1  # يوم 5 يونيو
+        elif k in DAY_HEAD and i + 1 < n and (toks[i + 1].kind == "number" or self._ordinal_at(keys, i + 1)):
+            j = i + 1  # يوم 5 يونيو, يوم الخامس من تموز
         elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in self._stems(k) if p):
             return i + 1, None
         # a day number or an ordinal day (فاتح: the first, in Morocco)
