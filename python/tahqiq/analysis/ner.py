@@ -22,6 +22,7 @@ depth is the number of enclosing spans.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ DATE_PREFIX = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
 ) - {"خلال"}
-RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و"))
+RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و")) | {"\u200bالى", "\u200bحتي"}
 NOT_NAME_PARTS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الدولي", "الدولية", "التخصصي", "التخصصية", "الوطني", "الوطنية", "الأهلي", "الأهلية", "العام",
@@ -86,6 +87,14 @@ NOT_NAME_PARTS = frozenset(
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
+NOT_NISBA = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
+)
+TITLES = frozenset(normalize(w, ta_marbuta=True) for w in ("الملك", "الملكة", "الأمير", "الأميرة", "الشيخ", "السلطان"))
+LONE_UNIT_BLOCK = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("درجة", "درجات", "كم", "كيلو", "قدم", "ميل", "عقدة")
+)
 GPE_PREFIX = frozenset(
     normalize(w, ta_marbuta=True) for w in ("محافظة", "مدينة", "ولاية", "دولة", "إمارة", "بلدة", "قرية", "إقليم")
 )
@@ -357,6 +366,8 @@ class Recognizer:
         return result
 
     def _nisba(self, k: str) -> bool:
+        if k in NOT_NISBA:
+            return False
         for stem, _ in self._stems(k):
             s = _strip_article(stem)
             for suf in ("يين", "يون", "يات", "يه", "ي"):
@@ -562,6 +573,8 @@ class Recognizer:
         if definite:
             allowed = {"ORG"} if typ == "OCC" else set()
         inner = [s for s in spans_at.get(j, []) if s.type in allowed]
+        if not inner and typ != "OCC" and not definite and j + 1 < n and keys[j] in TITLES:
+            inner = [s for s in spans_at.get(j + 1, []) if s.type == "PERS"]
         count = 0
         if inner:
             j = max(s.j for s in inner)
@@ -599,7 +612,7 @@ class Recognizer:
             # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
             while j < n and toks[j].kind == "word":
                 k = keys[j]
-                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
+                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
                     j += 1
                 elif (
                     k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
@@ -617,6 +630,8 @@ class Recognizer:
             elif keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
+        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
+            j += 2  # قرار مجلس الأمن رقم 2334
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
         return j
@@ -762,6 +777,11 @@ class Recognizer:
                 claimed[i] = claimed[i + 1] = True
                 i += 2
                 continue
+            if k in DAY_PARTS and i + 1 < n and toks[i + 1].kind == "number":
+                add("TIME", i, i + 1, 0)  # مساء 14 أوت
+                claimed[i] = True
+                i += 1
+                continue
             # TIME: durations (8 دقائق و6 ثوان)
             ne = self._number_at(toks, keys, i)
             if ne and ne < n and keys[ne] in DURATION:
@@ -879,8 +899,17 @@ class Recognizer:
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
+        # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
+        events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
+        for a, b in itertools.pairwise(events):
+            link = b.i - a.j
+            if (link == 0 and keys[b.i].startswith("ل")) or (link == 1 and keys[a.j] == "من"):
+                add("EVENT", a.i, b.j, 0)
+        nisba_ends = {s.j for s in spans if s.type == "NORP"}
         for sp in [s for s in spans if s.type == "OCC"]:
             j = sp.j
+            if not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends):
+                continue
             if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
                 e = j + 1
                 if e < n and self._plain_word(keys, toks, e):
@@ -990,7 +1019,11 @@ class Recognizer:
     def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
         quantity_end = {s.j for s in spans if s.type == "QUANTITY"}
-        spans = [s for s in spans if s.type != "UNIT" or s.j in quantity_end]
+        spans = [
+            s
+            for s in spans
+            if s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text))
+        ]
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
         cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
@@ -1029,6 +1062,10 @@ class Recognizer:
             depth = sum(1 for o in cover[s.i] if o is not s and o.i <= s.i and s.j <= o.j)
             out.append((s, depth))
         return out
+
+    @staticmethod
+    def _lone_unit_ok(text: str) -> bool:
+        return key(text) not in LONE_UNIT_BLOCK
 
     def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
         if not isinstance(text, str) or not text:
