@@ -898,13 +898,13 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
-        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
-        for a, b in itertools.pairwise(events):
-            link = b.i - a.j
-            if (link == 0 and keys[b.i].startswith("ل")) or (link == 1 and keys[a.j] == "من"):
-                add("EVENT", a.i, b.j, 0)
+        for ev1, ev2 in itertools.pairwise(events):
+            link = ev2.i - ev1.j
+            if (link == 0 and keys[ev2.i].startswith("ل")) or (link == 1 and keys[ev1.j] == "من"):
+                add("EVENT", ev1.i, ev2.j, 0)
+        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
         for sp in [s for s in spans if s.type == "OCC"]:
             j = sp.j
