@@ -87,6 +87,16 @@ NOT_NAME_PARTS = frozenset(
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
+QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
+QUOTE_CLOSE = frozenset(("»", '"', "”"))
+PRODUCT_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية", "كتاب", "الكتاب", "كتابه", "فيلم",
+              "الفيلم", "مسلسل", "المسلسل", "أغنية", "الأغنية", "ديوان", "الديوان", "الصناعي", "برنامج",
+              "البرنامج", "منصة", "المنصة", "لقاح", "اللقاح", "هاتف", "الهاتف", "سيارة", "السيارة", "طائرة",
+              "الطائرة", "مجموعة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
+              "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
+)  # fmt: skip
 NOT_NISBA = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
@@ -898,6 +908,14 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
+        # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»
+        for q, t in enumerate(toks):
+            if t.text in QUOTE_OPEN and q > 0 and any(st in PRODUCT_HEADS for st, _p in self._stems(keys[q - 1])):
+                e = q + 1
+                while e < n and e - q <= 7 and toks[e].text not in QUOTE_CLOSE:
+                    e += 1
+                if q + 1 < e < n and toks[e].text in QUOTE_CLOSE:
+                    add("PRODUCT", q + 1, e, 0)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
