@@ -78,7 +78,9 @@ DATE_PREFIX = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
 ) - {"خلال"}
-RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و")) | {"\u200bالى", "\u200bحتي"}
+RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و")) | {
+    "\u200b" + normalize(w, ta_marbuta=True) for w in ("إلى", "حتى")
+}
 NOT_NAME_PARTS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الدولي", "الدولية", "التخصصي", "التخصصية", "الوطني", "الوطنية", "الأهلي", "الأهلية", "العام",
@@ -300,7 +302,13 @@ class Recognizer:
 
     def _installed_ok(self, name: str) -> bool:
         k = key(name)
-        return bool(ARABIC_ONLY.match(name)) and len(k.replace(" ", "")) >= 3 and k not in self._stop
+        first = k.split(" ", 1)[0]
+        return (
+            bool(ARABIC_ONLY.match(name))
+            and len(k.replace(" ", "")) >= 3
+            and k not in self._stop
+            and not (" " in k and (first in TITLES or first in self._stop))
+        )
 
     def _load_installed(self) -> None:
         try:
@@ -725,6 +733,7 @@ class Recognizer:
                     and end == i + 1
                     and nisba
                     and i > 0
+                    and not keys[i].startswith("و")
                     and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
                 ):
                     typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
@@ -1060,7 +1069,9 @@ class Recognizer:
                     if outer.type == inner.type:
                         ok = False
                         break
-                    if outer.type == "PERS" or (outer.type in NUMERIC_HOSTS and inner.type == "CARDINAL"):
+                    if outer.type == "PERS" or (
+                        (outer.type in NUMERIC_HOSTS or outer.type == "LAW") and inner.type == "CARDINAL"
+                    ):
                         ok = False
                         break
                     if (
