@@ -9,8 +9,8 @@ from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 
 GOLD = Path(__file__).parent / "gold"
-# measured on the gold files present when this was written (see the NER report); the aim of the issue is 0.80
-MIN_F1 = {"ner_dev.jsonl": 0.80, "ner_msa.jsonl": 0.68}
+# the aim of the issue; measured: dev 0.95, ner_msa 0.83 (0.79 on its held-out second half)
+MIN_F1 = {"ner_dev.jsonl": 0.80, "ner_msa.jsonl": 0.80}
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ depth is the number of enclosing spans.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -66,6 +67,56 @@ RELATIVE_DATE = frozenset(
 RELATIVE_HEAD = frozenset(
     normalize(w, ta_marbuta=True) for w in ("العام", "الشهر", "الأسبوع", "السنة", "الأسبوع", "الصيف", "الشتاء")
 )
+DAY_PARTS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("صباح", "مساء", "ظهر", "فجر", "عصر", "ليلة", "ليل", "ظهيرة", "مساءِ")
+)
+DURATION = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("دقيقة", "دقائق", "دقيقتين", "ثانية", "ثوان", "ثوانٍ", "ثواني", "ساعة", "ساعات", "ساعتين")
+)
+DATE_PREFIX = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
+) - {"خلال"}
+RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و")) | {
+    "\u200b" + normalize(w, ta_marbuta=True) for w in ("إلى", "حتى")
+}
+NOT_NAME_PARTS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الدولي", "الدولية", "التخصصي", "التخصصية", "الوطني", "الوطنية", "الأهلي", "الأهلية", "العام",
+              "العامة", "الجديد", "الجديدة", "الكبير", "الكبرى", "الأعلى", "المركزي", "المركزية", "الرسمي",
+              "الرسمية", "الأثري", "الملكي", "الملكية", "الإسلامي", "الإسلامية", "الحكومي", "الحكومية", "الخاص",
+              "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
+              "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
+)  # fmt: skip
+QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
+QUOTE_CLOSE = frozenset(("»", '"', "”"))
+PRODUCT_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية", "كتاب", "الكتاب", "كتابه", "فيلم",
+              "الفيلم", "مسلسل", "المسلسل", "أغنية", "الأغنية", "ديوان", "الديوان", "الصناعي", "برنامج",
+              "البرنامج", "منصة", "المنصة", "لقاح", "اللقاح", "هاتف", "الهاتف", "سيارة", "السيارة", "طائرة",
+              "الطائرة", "مجموعة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
+              "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
+)  # fmt: skip
+NOT_NISBA = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
+)
+TITLES = frozenset(normalize(w, ta_marbuta=True) for w in ("الملك", "الملكة", "الأمير", "الأميرة", "الشيخ", "السلطان"))
+LONE_UNIT_BLOCK = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("درجة", "درجات", "كم", "كيلو", "قدم", "ميل", "عقدة")
+)
+GPE_PREFIX = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("محافظة", "مدينة", "ولاية", "دولة", "إمارة", "بلدة", "قرية", "إقليم")
+)
+APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
+MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
+DATE_UNITS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("عاما", "عام", "أعوام", "سنة", "سنوات", "سنين", "أيام", "يوما", "يومين", "أشهر", "شهرا", "شهور",
+              "شهرين", "أسابيع", "أسبوعا", "أسبوعين", "عقود", "عقدا", "قرون", "عامين", "سنتين")
+)  # fmt: skip
 REGNAL = frozenset(
     normalize(w, ta_marbuta=True) for w in ("الأول", "الثاني", "الثالث", "الرابع", "الخامس", "السادس", "السابع")
 )
@@ -144,6 +195,7 @@ class Recognizer:
         self._gaz: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         self._sizes: dict[str, int] = {}
         self._stop = frozenset(key(w) for w in _read_lines("stopwords.txt"))
+        self._stop_content = self._stop
         self._triggers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for typ, word in _read_pairs("triggers.txt"):
             ks = key_seq(word)
@@ -152,7 +204,7 @@ class Recognizer:
             self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
-                forms = {base + "ا", base + "ون", base + "ين", base + "ات", base + "ه"}
+                forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -250,7 +302,13 @@ class Recognizer:
 
     def _installed_ok(self, name: str) -> bool:
         k = key(name)
-        return bool(ARABIC_ONLY.match(name)) and len(k.replace(" ", "")) >= 3 and k not in self._stop
+        first = k.split(" ", 1)[0]
+        return (
+            bool(ARABIC_ONLY.match(name))
+            and len(k.replace(" ", "")) >= 3
+            and k not in self._stop
+            and not (" " in k and (first in TITLES or first in self._stop))
+        )
 
     def _load_installed(self) -> None:
         try:
@@ -326,6 +384,8 @@ class Recognizer:
         return result
 
     def _nisba(self, k: str) -> bool:
+        if k in NOT_NISBA:
+            return False
         for stem, _ in self._stems(k):
             s = _strip_article(stem)
             for suf in ("يين", "يون", "يات", "يه", "ي"):
@@ -348,7 +408,7 @@ class Recognizer:
         """Longest gazetteer match starting at token i: (end token, type)."""
         best: tuple[int, str] | None = None
         for stem, _p in self._stems(keys[i]):
-            for cand in (stem, "ال" + stem) if not stem.startswith("ال") else (stem,):
+            for cand in (stem,):
                 lst = self._gaz.get(cand)
                 if not lst:
                     continue
@@ -406,8 +466,11 @@ class Recognizer:
                 j += 2
         else:
             for stem, _p in self._stems(k):
-                if stem in self._num_words and (stem not in ("واحد", "واحده") or True):
-                    j = i + 1
+                if stem in self._num_words or (stem in self._mult and i + 1 < n and self._gaz_match(keys, i + 1)):
+                    j = i + 1  # خمسة, مليار ريال
+                    break
+                if stem in self._mult and stem.endswith("ا") and i + 1 < n and keys[i + 1][:1] == "و":
+                    j = i + 1  # مليونا و833 ألف
                     break
             if j:
                 while j < n:  # compounds: خمسة وعشرون, مئة وخمسون
@@ -421,6 +484,8 @@ class Recognizer:
         if j:
             while j < n and any(s in self._mult for s, _ in self._stems(keys[j])[:1]):
                 j += 1
+            if j < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and j + 1 < n and keys[j + 1] in self._mult:
+                j += 2  # مليونا و833 ألف
         return j
 
     def _name_at(self, keys: list[str], i: int) -> int:
@@ -483,6 +548,9 @@ class Recognizer:
         return (
             len(k) >= 3
             and not k.isascii()
+            and not k.startswith("\u200b")
+            and k not in NOT_NAME_PARTS
+            and not (k.endswith("ا") and not k.endswith("اا"))  # accusative nouns: حفلا, متطوعا
             and k not in self._stop
             and k not in CONTENT_STOP
             and k not in NOT_NAMES
@@ -494,15 +562,14 @@ class Recognizer:
         )
 
     def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head."""
         k = keys[j]
-        return (
-            toks[j].kind == "word"
-            and k.startswith("ال")
-            and len(k) > 3
-            and k not in CONTENT_STOP
-            and k not in self._stop
-            and not self._trigger_at(keys, j)
-        )
+        if toks[j].kind != "word" or not k.startswith("ال") or len(k) <= 3:
+            return False
+        if k in CONTENT_STOP or k in self._stop_content:
+            return False
+        t = self._trigger_at(keys, j)
+        return t is None or t[1] in ("EVENT", "LAW")
 
     def _complement(
         self,
@@ -524,6 +591,8 @@ class Recognizer:
         if definite:
             allowed = {"ORG"} if typ == "OCC" else set()
         inner = [s for s in spans_at.get(j, []) if s.type in allowed]
+        if not inner and typ != "OCC" and not definite and j + 1 < n and keys[j] in TITLES:
+            inner = [s for s in spans_at.get(j + 1, []) if s.type == "PERS"]
         count = 0
         if inner:
             j = max(s.j for s in inner)
@@ -535,11 +604,16 @@ class Recognizer:
                 j += 1
                 count += 1
                 continue
-            if count == 0 and not inner and typ != "OCC":
+            if count == 0 and not inner and typ != "OCC" and not definite:
                 # construct chain: مستشفى رفيديا الحكومي, هيئة تنظيم قطاع الاتصالات
                 e = j
                 while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
-                    if keys[e] in self._stop or len(keys[e]) <= 2 or self._trigger_at(keys, e):
+                    if (
+                        keys[e] in self._stop
+                        or len(keys[e]) <= 2
+                        or self._trigger_at(keys, e)
+                        or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
+                    ):
                         break
                     e += 1
                 if e > j and e < n and self._content(keys, toks, e):
@@ -556,7 +630,7 @@ class Recognizer:
             # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
             while j < n and toks[j].kind == "word":
                 k = keys[j]
-                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP:
+                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
                     j += 1
                 elif (
                     k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
@@ -574,6 +648,8 @@ class Recognizer:
             elif keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
+        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
+            j += 2  # قرار مجلس الأمن رقم 2334
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
         return j
@@ -618,6 +694,7 @@ class Recognizer:
 
         # layer 1: gazetteer, names, nisba, months, numbers
         i = 0
+        inside_listed = 0
         base_at: dict[int, list[_Span]] = {}
         while i < n:
             if claimed[i] or toks[i].kind != "word":
@@ -636,23 +713,19 @@ class Recognizer:
                 name_end = i + 3  # هزاع بن زايد
             if name_end and (g is None or name_end >= g[0]):
                 e = name_end
-                while (
-                    e < n
-                    and e - i < 4
-                    and (
-                        self._plain_word(keys, toks, e)
-                        or (keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1))
-                    )
-                ):
-                    e += 2 if keys[e] in ("ابو", "بن") else 1
-                    if e - name_end >= 1 and not keys[e - 1].startswith("ال") and name_end - i >= 2:
-                        break
+                if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
+                    if keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1):
+                        e += 2
+                    elif self._plain_word(keys, toks, e):
+                        e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
                 name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
+            if g is not None and inside_listed > i and g[1] not in ("GPE", "PERS"):
+                g = None
             if g is not None:
                 end, typ = g
                 if (
@@ -660,11 +733,16 @@ class Recognizer:
                     and end == i + 1
                     and nisba
                     and i > 0
+                    and not keys[i].startswith("و")
                     and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
                 ):
                     typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
-                base_at.setdefault(i, []).append(add(typ, i, end, 1))
+                start = i
+                if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in self._stems(keys[i - 1])):
+                    start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
+                base_at.setdefault(start, []).append(add(typ, start, end, 1))
                 if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                    inside_listed = max(inside_listed, end)
                     i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
                 else:
                     i = end
@@ -708,6 +786,32 @@ class Recognizer:
                         claimed[x] = True
                     i = j
                     continue
+            # TIME: a part of the day with a day (مساء الأحد, صباح اليوم)
+            if (
+                k in DAY_PARTS
+                and i + 1 < n
+                and (keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"))
+            ):
+                add("TIME", i, i + 2, 0)
+                claimed[i] = claimed[i + 1] = True
+                i += 2
+                continue
+            if k in DAY_PARTS and i + 1 < n and toks[i + 1].kind == "number":
+                add("TIME", i, i + 1, 0)  # مساء 14 أوت
+                claimed[i] = True
+                i += 1
+                continue
+            # TIME: durations (8 دقائق و6 ثوان)
+            ne = self._number_at(toks, keys, i)
+            if ne and ne < n and keys[ne] in DURATION:
+                j = ne + 1
+                while j + 1 < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and keys[j + 1] in DURATION:
+                    j += 2
+                add("TIME", i, j, 0)
+                for x in range(i, j):
+                    claimed[x] = True
+                i = j
+                continue
             # DATE
             d = self._date_at(toks, keys, i)
             if d:
@@ -719,7 +823,20 @@ class Recognizer:
                     claimed[x] = True
                 i = j
                 continue
-            num_end = self._number_at(toks, keys, i)
+            lead = 0  # أكثر من, نحو: part of the number that follows
+            if k in APPROX and i + 1 < n:
+                lead = 1
+            elif k in MORE_LESS and i + 2 < n and keys[i + 1] == "من":
+                lead = 2
+            num_end = self._number_at(toks, keys, i + lead) if lead else self._number_at(toks, keys, i)
+            if lead and not num_end:
+                lead = 0
+            if num_end and num_end < n and keys[num_end] in DATE_UNITS:
+                add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
+                for x in range(i, num_end + 1):
+                    claimed[x] = True
+                i = num_end + 1
+                continue
             if num_end:
                 j = num_end
                 # PERCENT
@@ -781,7 +898,6 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
 
         # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG)
-        composite_at: dict[int, list[_Span]] = {}
         for phase in ("other", "OCC"):
             i = 0
             while i < n:
@@ -801,12 +917,29 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
+        # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»
+        for q, t in enumerate(toks):
+            if t.text in QUOTE_OPEN and q > 0 and any(st in PRODUCT_HEADS for st, _p in self._stems(keys[q - 1])):
+                e = q + 1
+                while e < n and e - q <= 7 and toks[e].text not in QUOTE_CLOSE:
+                    e += 1
+                if q + 1 < e < n and toks[e].text in QUOTE_CLOSE:
+                    add("PRODUCT", q + 1, e, 0)
+        # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
+        events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
+        for ev1, ev2 in itertools.pairwise(events):
+            link = ev2.i - ev1.j
+            if (link == 0 and keys[ev2.i].startswith("ل")) or (link == 1 and keys[ev1.j] == "من"):
+                add("EVENT", ev1.i, ev2.j, 0)
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
+        nisba_ends = {s.j for s in spans if s.type == "NORP"}
         for sp in [s for s in spans if s.type == "OCC"]:
             j = sp.j
+            if not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends):
+                continue
             if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
                 e = j + 1
-                while e < n and e - j < 3 and self._plain_word(keys, toks, e):
+                if e < n and self._plain_word(keys, toks, e):
                     e += 1
                 add("PERS", j, e, 1)
         return spans
@@ -814,17 +947,41 @@ class Recognizer:
     def _date_at(self, toks: list[Token], keys: list[str], i: int) -> tuple[int, tuple[int, int] | None] | None:
         n = len(toks)
         k = keys[i]
+        if k in DATE_PREFIX and i + 1 < n:
+            inner_date = self._date_at(toks, keys, i + 1)
+            if inner_date:
+                return inner_date[0], inner_date[1]
+            return None
+        # ranges: من 6 إلى 17 تشرين الثاني, يومي 12 و13 شتنبر
+        r = i + 1 if k in ("من", "بين", "يومي") else i
+        if r + 2 < n and toks[r].kind == "number" and len(keys[r]) <= 2:
+            x = r + 1
+            if x < n and keys[x] in RANGE_LINK and x + 1 < n and toks[x + 1].kind == "number":
+                x += 2
+            elif x < n and keys[x][:1] == "و" and keys[x][1:].isdigit() and len(keys[x]) <= 3:
+                x += 1
+            if x > r + 1 and x < n and (m := self._month_at(keys, x))[0]:
+                j = m[0]
+                if j < n and toks[j].kind == "number" and len(keys[j]) == 4:
+                    j += 1
+                return j, None
+            if r > i:
+                return None
+        # quarters and centuries: الربع الثالث, القرن السادس الميلادي
+        for st, _p in self._stems(k):
+            if st in ("الربع", "القرن") and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
+                if o < n and keys[o] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
+                    o += 1
+                return o, None
         inner: tuple[int, int] | None = None
         j = i
         day = False
         if k in DAY_HEAD and i + 1 < n and keys[i + 1] in DAYS:
-            j = i + 2
-            day = True
+            return i + 2, None
         elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
-            j = i + 1
-            day = True
-        elif k in DAY_HEAD and i + 1 < n and toks[i + 1].kind == "number":
-            j = i + 1  # يوم 5 يونيو
+            return i + 1, None
+        elif k in DAY_HEAD and i + 1 < n and (toks[i + 1].kind == "number" or self._ordinal_at(keys, i + 1)):
+            j = i + 1  # يوم 5 يونيو, يوم الخامس من تموز
         elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in self._stems(k) if p):
             return i + 1, None
         # a day number or an ordinal day (فاتح: the first, in Morocco)
@@ -863,7 +1020,8 @@ class Recognizer:
             return None
         if day:
             return j, None
-        if k in YEAR_HEAD and i + 1 < n and toks[i + 1].kind == "number" and len(keys[i + 1]) == 4:
+        year_head = k in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(k) if p)
+        if year_head and i + 1 < n and toks[i + 1].kind == "number" and len(keys[i + 1]) == 4:
             j = i + 2
             if j < n and keys[j] in YEAR_MARK:
                 j += 1
@@ -873,9 +1031,11 @@ class Recognizer:
         if (
             toks[i].kind == "number"
             and len(keys[i]) == 4
-            and keys[i][:2] in ("19", "20", "14", "13")
-            and i > 0
-            and keys[i - 1] in ("في", "منذ", "حتى", "عام", "بعام")
+            and keys[i].isdigit()
+            and 1950 <= int(keys[i]) <= 2035
+            and not (i + 1 < n and (keys[i + 1] in ("%", "٪") or self._gaz_match(keys, i + 1) is not None))
+            and not (i + 1 < n and keys[i + 1] in self._mult)
+            and not (i > 0 and toks[i - 1].text in "-/.,:")
         ):
             j = i + 1
             if j < n and keys[j] in YEAR_MARK:
@@ -886,7 +1046,11 @@ class Recognizer:
     def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
         quantity_end = {s.j for s in spans if s.type == "QUANTITY"}
-        spans = [s for s in spans if s.type != "UNIT" or s.j in quantity_end]
+        spans = [
+            s
+            for s in spans
+            if s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text))
+        ]
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
         cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
@@ -905,7 +1069,9 @@ class Recognizer:
                     if outer.type == inner.type:
                         ok = False
                         break
-                    if outer.type == "PERS" or (outer.type in NUMERIC_HOSTS and inner.type == "CARDINAL"):
+                    if outer.type == "PERS" or (
+                        (outer.type in NUMERIC_HOSTS or outer.type == "LAW") and inner.type == "CARDINAL"
+                    ):
                         ok = False
                         break
                     if (
@@ -925,6 +1091,10 @@ class Recognizer:
             depth = sum(1 for o in cover[s.i] if o is not s and o.i <= s.i and s.j <= o.j)
             out.append((s, depth))
         return out
+
+    @staticmethod
+    def _lone_unit_ok(text: str) -> bool:
+        return key(text) not in LONE_UNIT_BLOCK
 
     def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
         if not isinstance(text, str) or not text:
