@@ -232,7 +232,8 @@ def test_wsd_senses_and_their_pages(server: ServerProcess) -> None:
 
 
 def test_relations_respect_domain_and_range(server: ServerProcess) -> None:
-    inventory = {p["predicate"]: p for p in json.loads((Path(__file__).parent / "gold" / "relation_inventory.json").read_text(encoding="utf-8"))}
+    gold = Path(__file__).parent / "gold" / "relation_inventory.json"
+    inventory = {p["predicate"]: p for p in json.loads(gold.read_text(encoding="utf-8"))}
     text = "أسس رجل الأعمال سمير خوري شركة الأفق للبرمجيات في رام الله عام 2010"
     relations = post(server, "/re", {"text": text}).json()["relations"]
     assert relations, "a founder relation should be found"
