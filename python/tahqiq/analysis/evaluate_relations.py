@@ -17,8 +17,8 @@ import argparse
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from tahqiq.analysis.relations import RelationExtractor
