@@ -63,6 +63,7 @@ class Trigger:
     max_gap: int | None
     object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
     precision: float | None = None  # the pattern's measured precision (the predicate's prior when None)
+    subject_types: frozenset[str] | None = None  # narrower than the predicate's domain (None: the whole domain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 int(t["max_gap"]) if "max_gap" in t else None,
                 frozenset(t["object_types"]) if "object_types" in t else None,
                 float(t["precision"]) if "precision" in t else None,
+                frozenset(t["subject_types"]) if "subject_types" in t else None,
             )
             for t in p["triggers"]
         )
@@ -306,6 +308,8 @@ class RelationExtractor:
                         if t.max_gap is not None and gap > t.max_gap:
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
+                            continue
+                        if t.subject_types is not None and subj.type not in t.subject_types:
                             continue
                         if inside & (p.range if t.order == "so" else p.domain):
                             continue  # a nearer entity could fill the far slot: it is the one related
