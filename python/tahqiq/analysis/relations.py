@@ -2,8 +2,8 @@
 
 The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
 its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
-non-nested entities at most ``max_gap`` words apart, a pattern matches when its trigger words occur at its site
-(``between``: in the text between the two entities; ``before``: within three words before the first) and the
+non-nested entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that), a
+pattern matches when its trigger words occur at its site (``between``: in the text between the two entities; ``before``: within three words before the first) and the
 pair's order fits (``so``: subject first; ``os``: object first); an empty trigger means adjacency. A candidate
 is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
 ever breaks domain → range.
@@ -290,12 +290,13 @@ class RelationExtractor:
         loose_words = [_loose(t.text) for t in tokens]
         ents = self._entities(text, entities, spans)
         best: dict[_Key, tuple[float, Predicate, str]] = {}
+        widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         for a in ents:
             for b in ents:
                 if a is b or not (a.end <= b.start) or a.last > b.first:
                     continue
                 gap = b.first - a.last
-                if gap > self.max_gap:
+                if gap > widest:
                     continue
                 between = loose_words[a.last : b.first]
                 inside = {e.type for e in ents if a.last <= e.first and e.last <= b.first}
@@ -305,7 +306,7 @@ class RelationExtractor:
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
                             continue
-                        if t.max_gap is not None and gap > t.max_gap:
+                        if gap > (self.max_gap if t.max_gap is None else t.max_gap):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
                             continue
