@@ -3,8 +3,9 @@
 The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
 its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
 non-nested entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that), a
-pattern matches when its trigger words occur at its site (``between``: in the text between the two entities; ``before``: within three words before the first) and the
-pair's order fits (``so``: subject first; ``os``: object first); an empty trigger means adjacency. A candidate
+pattern matches when its trigger words occur at its site (``between``: in the text between the two entities;
+``before``: within three words before the first) and the pair's order fits (``so``: subject first; ``os``: object
+first); an empty trigger means adjacency. A candidate
 is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
 ever breaks domain → range.
 
