@@ -1,12 +1,14 @@
 """Relation extraction: precision, recall and F1 per predicate and micro-averaged.
 
-    python -m tahqiq.analysis.evaluate_relations [--gold PATH] [--json]
+    python -m tahqiq.analysis.evaluate_relations [--gold PATH] [--ids A-B] [--ner] [--json]
 
 Reads tests/gold/relations.jsonl when present (the project's gold), else tests/gold/relations_dev.jsonl (20
 sentences with hand-given entities). The extractor is given gold entities: the line's ``entities`` when it has
 them; else the NER gold's entities for the same sentence (tests/gold/ner_msa.jsonl, so that entities outside any
 relation compete too) together with the spans the gold relations name. A relation counts as found when
-predicate, subject span and object span match exactly. ``--ids A-B`` scores a range of gold ids only.
+predicate, subject span and object span match exactly. ``--ids A-B`` scores a range of gold ids only;
+``--ner`` gives the extractor the system's own entities (``Recognizer().recognize``, as the ``/re`` endpoint
+does) instead of the gold ones.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -70,15 +73,20 @@ def relations_report(
     extractor: RelationExtractor,
     gold: list[dict[str, Any]],
     ner: dict[str, list[dict[str, Any]]] | None = None,
+    *,
+    recognize: Callable[[str], Iterable[Any]] | None = None,
 ) -> dict[str, Any]:
-    """``{n, micro: {precision, recall, f1, tp, fp, fn}, per_predicate: {name: {...}}, errors: [...]}``."""
+    """``{n, micro: {precision, recall, f1, tp, fp, fn}, per_predicate: {name: {...}}, errors: [...]}``.
+
+    With ``recognize`` (e.g. ``Recognizer().recognize``) the entities come from it rather than from the gold."""
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
     errors: list[dict[str, Any]] = []
     for item in gold:
         want = {_key(r): r for r in item["relations"]}
-        got = {_key(r): r for r in extractor.extract(item["text"], gold_entities(item, ner))}
+        ents = recognize(item["text"]) if recognize is not None else gold_entities(item, ner)
+        got = {_key(r): r for r in extractor.extract(item["text"], ents)}
         for k in want.keys() & got.keys():
             tp[k[0]] += 1
         for k in got.keys() - want.keys():
@@ -112,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gold", type=Path, default=None)
     parser.add_argument("--ner-gold", type=Path, default=None, help="NER gold giving the sentences' entities")
     parser.add_argument("--ids", default=None, help="only the gold ids A-B")
+    parser.add_argument("--ner", action="store_true", help="entities from the system's recognizer, not the gold")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     path = args.gold or default_gold()
@@ -119,7 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.ids:
         low, _, high = args.ids.partition("-")
         gold = [g for g in gold if int(low) <= int(g["id"]) <= int(high or low)]
-    report = relations_report(RelationExtractor(), gold, ner_entities(args.ner_gold))
+    recognize = None
+    if args.ner:
+        from tahqiq.analysis.ner import Recognizer
+
+        recognize = Recognizer().recognize
+    report = relations_report(RelationExtractor(), gold, ner_entities(args.ner_gold), recognize=recognize)
     report["gold"] = str(path)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

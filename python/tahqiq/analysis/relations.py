@@ -2,15 +2,22 @@
 
 The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
 its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
-non-nested entities at most ``max_gap`` words apart, a pattern matches when its trigger words occur at its site
-(``between``: in the text between the two entities; ``before``: within three words before the first) and the
-pair's order fits (``so``: subject first; ``os``: object first); an empty trigger means adjacency. A candidate
+non-nested entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that), a
+pattern matches when its trigger words occur at its site (``between``: in the text between the two entities;
+``before``: within three words before the first) and the pair's order fits (``so``: subject first; ``os``: object
+first); an empty trigger means adjacency. A candidate
 is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
 ever breaks domain → range.
 
-``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's precision (the
-inventory's prior, re-measured on the gold by ``evaluate_relations``), the mean of the two entities' ``confidence``
-(1.0 when the NER gives none) and a decay with distance. Per pair of entities the best predicate wins; for a
+``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
+the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance. Every
+trigger and nesting rule carries its own ``precision``, written by ``scripts/calibrate_relations.py``: it runs
+this extractor (gold entities) on the calibration half — tests/gold/relations_dev.jsonl and gold ids 1–40 of
+tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false positives and stores
+``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the predicate's ``precision``
+unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and ``prior`` are kept next to
+it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the script after changing a
+pattern (``--check`` tells whether the file is up to date). Per pair of entities the best predicate wins; for a
 functional predicate (one birth place, one capital …) a subject keeps its best object only.
 """
 
@@ -56,6 +63,8 @@ class Trigger:
     order: str  # so | os
     max_gap: int | None
     object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
+    precision: float | None = None  # the pattern's measured precision (the predicate's prior when None)
+    subject_types: frozenset[str] | None = None  # narrower than the predicate's domain (None: the whole domain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +125,8 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 str(t.get("order", "so")),
                 int(t["max_gap"]) if "max_gap" in t else None,
                 frozenset(t["object_types"]) if "object_types" in t else None,
+                float(t["precision"]) if "precision" in t else None,
+                frozenset(t["subject_types"]) if "subject_types" in t else None,
             )
             for t in p["triggers"]
         )
@@ -149,6 +160,9 @@ class _Ent:
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "type": self.type, "start": self.start, "end": self.end}
+
+
+_Key = tuple[tuple[int, int, str], tuple[int, int, str]]
 
 
 def _word_matches(token: str, want: str) -> bool:
@@ -228,11 +242,11 @@ class RelationExtractor:
         self,
         ents: list[_Ent],
         loose_words: list[str],
-        best: dict[tuple[tuple[int, int, str], tuple[int, int, str]], tuple[float, Predicate]],
+        best: dict[_Key, tuple[float, Predicate, str]],
     ) -> None:
         """Relations read off nesting: EVENT ⊃ place → event_location; a PERS right before or after an OCC takes
         the OCC's inner NORP as nationality and, for a heading title, its inner ORG/GPE as head_of."""
-        for rule in self.nested:
+        for n, rule in enumerate(self.nested):
             p = self.by_name[rule.predicate]
             for outer in ents:
                 if outer.type != rule.outer:
@@ -267,32 +281,37 @@ class RelationExtractor:
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         old = best.get(key)
                         if conf >= self.min_confidence and (old is None or conf > old[0]):
-                            best[key] = (conf, p)
+                            best[key] = (conf, p, f"nested/{n}")
 
-    def extract(self, text: str, entities: Iterable[Any]) -> list[dict[str, Any]]:
+    def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
+        """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
+        predicate's i-th trigger; ``nested/i``: the i-th nesting rule), as the calibration counts them."""
         tokens = [t for t in scan(text) if t.kind == "word"]
         spans = [(t.start, t.end) for t in tokens]
         loose_words = [_loose(t.text) for t in tokens]
         ents = self._entities(text, entities, spans)
-        best: dict[tuple[tuple[int, int, str], tuple[int, int, str]], tuple[float, Predicate]] = {}
+        best: dict[_Key, tuple[float, Predicate, str]] = {}
+        widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         for a in ents:
             for b in ents:
                 if a is b or not (a.end <= b.start) or a.last > b.first:
                     continue
                 gap = b.first - a.last
-                if gap > self.max_gap:
+                if gap > widest:
                     continue
                 between = loose_words[a.last : b.first]
                 inside = {e.type for e in ents if a.last <= e.first and e.last <= b.first}
                 before = loose_words[max(0, a.first - BEFORE_WINDOW) : a.first]
                 for p in self.predicates:
-                    for t in p.triggers:
+                    for ti, t in enumerate(p.triggers):
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
                             continue
-                        if t.max_gap is not None and gap > t.max_gap:
+                        if gap > (self.max_gap if t.max_gap is None else t.max_gap):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
+                            continue
+                        if t.subject_types is not None and subj.type not in t.subject_types:
                             continue
                         if inside & (p.range if t.order == "so" else p.domain):
                             continue  # a nearer entity could fill the far slot: it is the one related
@@ -304,7 +323,8 @@ class RelationExtractor:
                             t.order == "so" and t.words and gap <= 1 and _contains(before, t.words)
                         ):
                             continue
-                        conf = p.precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
+                        precision = p.precision if t.precision is None else t.precision
+                        conf = precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         rkey = (key[1], key[0])
                         if conf < self.min_confidence:
@@ -312,24 +332,27 @@ class RelationExtractor:
                         old = best.get(key) or best.get(rkey)
                         if old is None or conf > old[0]:
                             best.pop(rkey, None)
-                            best[key] = (conf, p)
+                            best[key] = (conf, p, f"{p.name}/{ti}")
         self._nested(ents, loose_words, best)
-        found: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
-        for (sk, ok), (conf, p) in best.items():
-            found.append((conf, p, index[sk], index[ok]))
+        for (sk, ok), (conf, p, source) in best.items():
+            found.append((conf, p, index[sk], index[ok], source))
         found.sort(key=lambda f: -f[0])
-        kept: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        kept: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         taken: set[tuple[str, int, int]] = set()
-        for conf, p, s, o in found:
+        for conf, p, s, o, source in found:
             if p.functional:
                 k = (p.name, s.start, s.end)
                 if k in taken:
                     continue
                 taken.add(k)
-            kept.append((conf, p, s, o))
+            kept.append((conf, p, s, o, source))
         kept.sort(key=lambda f: (f[2].start, f[3].start, f[1].name))
-        return [
-            {"predicate": p.name, "subject": s.as_dict(), "object": o.as_dict(), "confidence": round(conf, 3)}
-            for conf, p, s, o in kept
-        ]
+        out: list[dict[str, Any]] = []
+        for conf, p, s, o, source in kept:
+            r = {"predicate": p.name, "subject": s.as_dict(), "object": o.as_dict(), "confidence": round(conf, 3)}
+            if explain:
+                r["pattern"] = source
+            out.append(r)
+        return out
