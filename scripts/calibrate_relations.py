@@ -27,11 +27,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
+from tahqiq.analysis.evaluate_relations import _key, gold_entities, ner_entities, read_gold
+from tahqiq.analysis.relations import RelationExtractor, load_inventory, load_nested_rules
 
-from tahqiq.analysis.evaluate_relations import _key, gold_entities, ner_entities, read_gold  # noqa: E402
-from tahqiq.analysis.relations import RelationExtractor, load_inventory, load_nested_rules  # noqa: E402
+# Runs against the installed tahqiq (editable or not); reads and writes the repository's data and gold files.
+ROOT = Path(__file__).resolve().parent.parent
 
 DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations.json"
 GOLD = ROOT / "tests" / "gold"
