@@ -20,7 +20,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from benches import harness
+from tests.server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
@@ -76,12 +76,6 @@ class Load:
     p99_ms: float
     errors: int
     requests: int
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_up(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:

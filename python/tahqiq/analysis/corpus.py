@@ -207,13 +207,17 @@ def token_dict(t: CorpusToken) -> dict[str, Any]:
     }
 
 
-def sentence_dict(s: Sentence) -> dict[str, Any]:
-    """A sentence in the JSON Lines schema (the inverse of `parse_sentence`)."""
+def sentence_fields(s: Sentence) -> dict[str, Any]:
+    """A sentence's own fields, without its tokens (the `sentence` object of lookup answers builds on it)."""
     return {
         "sentence_id": s.sentence_id,
         "text": s.text,
         "dialect": s.dialect,
         "source": s.source,
         "translation": s.translation,
-        "tokens": [token_dict(t) for t in s.tokens],
     }
+
+
+def sentence_dict(s: Sentence) -> dict[str, Any]:
+    """A sentence in the JSON Lines schema (the inverse of `parse_sentence`)."""
+    return {**sentence_fields(s), "tokens": [token_dict(t) for t in s.tokens]}

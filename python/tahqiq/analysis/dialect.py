@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tahqiq.analysis.corpus import CorpusToken, Sentence
+from tahqiq.analysis.corpus import CorpusToken, Sentence, sentence_fields
 from tahqiq.core import Lexicon, normalize, scan
 
 SHIPPED = "tahqiq"
@@ -53,14 +53,7 @@ def match_form(text: str) -> str:
 
 
 def sentence_json(s: Sentence, corpus: str) -> dict[str, Any]:
-    return {
-        "sentence_id": s.sentence_id,
-        "text": s.text,
-        "dialect": s.dialect,
-        "source": s.source,
-        "translation": s.translation,
-        "corpus": corpus,
-    }
+    return {**sentence_fields(s), "corpus": corpus}
 
 
 def _matching_prefixes(form: str) -> list[str]:

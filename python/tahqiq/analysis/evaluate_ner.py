@@ -14,14 +14,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from tahqiq.analysis.evaluate_relations import prf
 from tahqiq.analysis.ner import Recognizer, default_recognizer
 
 
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4), "tp": tp, "fp": fp, "fn": fn}
+    """Precision, recall and F1 (the relations report's `prf`), rounded to 4 places for the NER report."""
+    scores = prf(tp, fp, fn)
+    return {**scores, **{k: round(scores[k], 4) for k in ("precision", "recall", "f1")}}
 
 
 def read_gold(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
