@@ -1,0 +1,220 @@
+"""The in-process extractive summarizer for Arabic and English: the embedded default and the edge fallback of
+``POST /api/ai/summarize``.
+
+How it chooses sentences:
+
+1. :func:`tahqiq.summarize.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
+   decimals, quotations, line breaks; over-long sentences are cut at clauses).
+2. Each of the first :data:`MAX_RANKED_SENTENCES` sentences becomes a bag of stems: the text is lowercased and put
+   through the core's normaliser (``tahqiq.core.normalize``, with ta marbuta and digits folded), ``tahqiq.core.scan``
+   gives the words and numbers, stop words (``data/stopwords_*.txt``) are dropped, and Arabic words are light-stemmed
+   (light10: the conjunction و, the article and its prefixed forms, ten suffixes), English ones by a small suffix
+   stripper. Later sentences are never ranked: news puts what matters first, and the cap bounds the time.
+3. The sentences are nodes of a graph weighted by the cosine similarity of their tf-idf vectors (sublinear tf), and
+   are ranked by PageRank personalised with a position prior (earlier sentences weigh more, as in PacSum: on news,
+   position-aware centrality matches the lead; plain centrality does not).
+4. Very short sentences (datelines, headings) are discounted; the summary is picked greedily by maximal marginal
+   relevance (rank minus similarity to what is already chosen), so near-repeats are left out.
+
+Everything is deterministic: ties go to the earlier sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from tahqiq.core import normalize, scan
+from tahqiq.summarize.sentences import load_word_list, sentence_spans
+
+LENGTH_SENTENCES: dict[str, int] = {"short": 3, "medium": 5, "long": 8}
+"""How many sentences each ``length`` of the request chooses."""
+
+MAX_RANKED_SENTENCES = 250
+"""Only the first this many sentences are ranked: bounds the graph (and the time) on long texts."""
+
+DAMPING = 0.6  # PageRank damping: the rest of the weight follows the position prior
+POSITION_DECAY = 1.0  # prior of sentence i is proportional to 1 / (i + 1) ** POSITION_DECAY
+MMR_LAMBDA = 0.7  # weight of the rank against redundancy when choosing
+SHORT_SENTENCE_TERMS = 6  # sentences with fewer content terms than this are discounted in proportion
+
+_ARABIC_LETTER = re.compile(r"[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractiveSummary:
+    """The chosen sentences, in document order, trimmed; and the language of the text (and so of the summary)."""
+
+    sentences: tuple[str, ...]
+    language: str
+
+
+def detect_language(text: str) -> str:
+    """``"ar"`` when Arabic letters are more than half of the letters of ``text``, else ``"en"`` (also for text with
+    no letters)."""
+    letters = _LETTER.subn("", text)[1]
+    arabic = _ARABIC_LETTER.subn("", text)[1]
+    return "ar" if letters and 2 * arabic > letters else "en"
+
+
+def _fold(word: str) -> str:
+    return normalize(word.lower(), ta_marbuta=True, digits=True)
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    words = load_word_list("stopwords_en.txt") + load_word_list("stopwords_ar.txt")
+    return frozenset(_fold(w) for w in words)
+
+
+# light10 (Larkey, Ballesteros and Connell 2002), written after normalisation: ة is ه, ى is ي, أ إ آ are ا.
+_AR_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال")
+_AR_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
+
+
+def stem_arabic(word: str) -> str:
+    """Light stem of a normalised Arabic word (light10): the conjunction و when three letters or more remain, one
+    article form (ال وال بال كال فال لل) when two remain, then each of ها ان ات ون ين يه ه ي in turn when two remain."""
+    if len(word) >= 4 and word[0] == "و":
+        word = word[1:]
+    for prefix in _AR_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 2:
+            word = word[len(prefix) :]
+            break
+    for suffix in _AR_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            word = word[: -len(suffix)]
+    return word
+
+
+_EN_VOWELS = frozenset("aeiouy")
+
+
+def stem_english(word: str) -> str:
+    """A small suffix stripper for lowercase English (not Porter, and no NLTK): plurals and -ies, -ing and -ed (with
+    an undoubled final consonant), -ly, -ment, -ness, -ation, -ity, then a final -e, keeping at least three letters.
+    Only its consistency matters: inflected forms of one word meet at one stem."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ingly", "edly", "ing", "ed"):
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 3 and _EN_VOWELS & set(stem):
+            word = stem
+            if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1] not in _EN_VOWELS:
+                word = word[:-1]
+            break
+    for suffix, replacement in (("ational", "ate"), ("ation", "ate"), ("ments", ""), ("ment", ""), ("ness", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)] + replacement
+            break
+    for suffix in ("ity", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) >= 4:
+        word = word[:-1]
+    return word
+
+
+def sentence_terms(sentence: str) -> list[str]:
+    """The content terms of a sentence: stems of its words that are not stop words, and its numbers."""
+    stop = _stop_words()
+    terms = []
+    for token in scan(_fold(sentence)):
+        word = token.text
+        if token.kind == "number":
+            terms.append(word)
+        elif token.kind == "word" and word not in stop:
+            stem = stem_arabic(word) if _ARABIC_LETTER.match(word) else stem_english(word)
+            if len(stem) >= 2:
+                terms.append(stem)
+    return terms
+
+
+def _similarity(bags: list[Counter[str]]) -> np.ndarray:
+    """Cosine similarity of the sentences' tf-idf vectors (1 + log tf; smoothed idf), zero on the diagonal. Terms
+    found in one sentence only change the norms, so only shared terms get a column."""
+    n = len(bags)
+    df: Counter[str] = Counter()
+    for bag in bags:
+        df.update(bag.keys())
+    shared = {term: col for col, term in enumerate(sorted(t for t, c in df.items() if c > 1))}
+    matrix = np.zeros((n, len(shared)))
+    norms = np.zeros(n)
+    for row, bag in enumerate(bags):
+        total = 0.0
+        for term, tf in bag.items():
+            weight = (1.0 + np.log(tf)) * (np.log((1.0 + n) / (1.0 + df[term])) + 1.0)
+            total += weight * weight
+            col = shared.get(term)
+            if col is not None:
+                matrix[row, col] = weight
+        norms[row] = np.sqrt(total)
+    norms[norms == 0] = 1.0
+    matrix /= norms[:, None]
+    sim = matrix @ matrix.T
+    np.fill_diagonal(sim, 0.0)
+    return sim
+
+
+def _rank(sim: np.ndarray) -> np.ndarray:
+    """PageRank over the similarity graph, teleporting to the position prior; a sentence like no other keeps its
+    prior."""
+    n = sim.shape[0]
+    prior = 1.0 / np.arange(1, n + 1) ** POSITION_DECAY
+    prior /= prior.sum()
+    out_weight = sim.sum(axis=1)
+    dangling = out_weight == 0
+    transition = np.divide(sim, out_weight[:, None], out=np.zeros_like(sim), where=~dangling[:, None])
+    scores = prior.copy()
+    for _ in range(100):
+        spread = transition.T @ scores + prior * scores[dangling].sum()
+        updated = (1.0 - DAMPING) * prior + DAMPING * spread
+        if np.abs(updated - scores).sum() < 1e-10:
+            return updated
+        scores = updated
+    return scores
+
+
+def _choose(scores: np.ndarray, sim: np.ndarray, k: int) -> list[int]:
+    """Greedy maximal marginal relevance; ties go to the earlier sentence."""
+    relevance = scores / scores.max() if scores.max() > 0 else scores
+    chosen: list[int] = []
+    redundancy = np.zeros(len(scores))
+    for _ in range(min(k, len(scores))):
+        value = MMR_LAMBDA * relevance - (1.0 - MMR_LAMBDA) * redundancy
+        value[chosen] = -np.inf
+        best = int(np.argmax(value))  # argmax returns the first (earliest) of equal values
+        chosen.append(best)
+        redundancy = np.maximum(redundancy, sim[best])
+    return sorted(chosen)
+
+
+def summarize(text: str, length: str = "short") -> ExtractiveSummary:
+    """The ``LENGTH_SENTENCES[length]`` most central sentences of ``text`` (all of them when it has no more), in
+    document order. Empty or blank text gives no sentences. Raises ``ValueError`` only for an unknown ``length``."""
+    if length not in LENGTH_SENTENCES:
+        raise ValueError(f"length must be one of {', '.join(LENGTH_SENTENCES)}, not {length!r}")
+    k = LENGTH_SENTENCES[length]
+    language = detect_language(text)
+    spans = sentence_spans(text)
+    if len(spans) <= k:
+        return ExtractiveSummary(tuple(text[s:e] for s, e in spans), language)
+    ranked = spans[:MAX_RANKED_SENTENCES]
+    bags = [Counter(sentence_terms(text[s:e])) for s, e in ranked]
+    sim = _similarity(bags)
+    scores = _rank(sim)
+    content = np.array([min(1.0, sum(bag.values()) / SHORT_SENTENCE_TERMS) for bag in bags])
+    chosen = _choose(scores * content, sim, k)
+    return ExtractiveSummary(tuple(text[ranked[i][0] : ranked[i][1]] for i in chosen), language)
