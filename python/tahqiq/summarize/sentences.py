@@ -31,8 +31,7 @@ _QUOTE_SPAN_CHARS = 400  # a «…» or “…” longer than this is taken as u
 _TERMINATOR_RUN = re.compile(r"[.!?؟۔…]+[»”’\"')\]]*")
 _LINE_BREAK = re.compile(r"\n(?:[ \t\r\f\v]*\n)*")
 _QUOTE = re.compile(r"«[^«»]{0,%d}»|“[^“”]{0,%d}”" % (_QUOTE_SPAN_CHARS, _QUOTE_SPAN_CHARS))
-_WORD_BEFORE = re.compile(r"(?:[^\W\d_]+\.)*[^\W\d_]+$")
-_DIGITS_BEFORE = re.compile(r"\d+$")
+_CONTENT = re.compile(r"[^\W_]")
 _NEXT_WORD = re.compile(r"[\s«“\"'(\[]*([^\W\d_]+)")
 _CLAUSE_MARK = re.compile(r"[،؛;,:]\s+")
 _OPENERS = "«“\"'(["
@@ -71,19 +70,24 @@ def _is_arabic_letter(ch: str) -> bool:
 
 def _period_ends_sentence(text: str, start: int, end: int) -> bool:
     """Whether the single period at ``text[start]`` (its run ending at ``end``) closes a sentence."""
-    window = text[max(0, start - 40) : start]
-    word_match = _WORD_BEFORE.search(window)
-    if word_match is None:
-        digits = _DIGITS_BEFORE.search(window)
-        if digits is not None:
+    word_start = start
+    while word_start > max(0, start - 40) and (
+        text[word_start - 1].isalpha() or (text[word_start - 1] == "." and text[word_start - 2 : word_start - 1].isalpha())
+    ):
+        word_start -= 1
+    if word_start == start:
+        digits_start = start
+        while digits_start > 0 and text[digits_start - 1].isdigit():
+            digits_start -= 1
+        if digits_start < start:
             line_start = text.rfind("\n", 0, start) + 1
-            if not text[line_start : start - len(digits.group())].strip():
+            if not text[line_start:digits_start].strip():
                 return False  # "1." opening a list item
         return True
-    word = word_match.group()
+    word = text[word_start:start]
     bare = word.replace("ـ", "")
-    if len(bare) == 1 and _is_arabic_letter(bare) or word == "هـ":
-        before = window[: word_match.start()].rstrip()
+    if (len(bare) == 1 and _is_arabic_letter(bare)) or word == "هـ":
+        before = text[max(0, word_start - 20) : word_start].rstrip()
         return word in _YEAR_MARKERS and bool(before) and before[-1].isdigit()
     lower = word.lower()
     if lower in _ABBREV_RUN_ON:
@@ -152,7 +156,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _has_content(text: str, start: int, end: int) -> bool:
-    return any(ch.isalnum() for ch in text[start:end])
+    return _CONTENT.search(text, start, end) is not None
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

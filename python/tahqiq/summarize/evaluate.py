@@ -1,0 +1,182 @@
+"""ROUGE of the extractive summarizer against the project's reference summaries, next to Lead-k.
+
+    tahqiq report summaries [--gold PATH] [--length short|medium|long] [--verbose]
+    (also python -m tahqiq.summarize.evaluate ...; run from the repository: the gold set is tests/gold/summaries.jsonl)
+
+Scoring conventions:
+
+- Tokens: the text is lowercased and put through :func:`tahqiq.core.normalize` (Arabic diacritics, tatweel, alef and
+  ya forms folded), then split on everything that is not a letter or a digit. On ASCII English this is exactly the
+  default tokenizer of the ``rouge-score`` package (no stemming), which the tests check; unlike it, Arabic letters are
+  kept (``rouge-score`` scores Arabic as 0). No stemming, no stop-word removal.
+- ROUGE-1 and ROUGE-2: clipped n-gram overlap; ROUGE-L: longest common subsequence over the whole summary (not split
+  into sentences: ``rougeL``, not ``rougeLsum``). Precision, recall and F1 per document; the report averages them
+  over the documents (macro), per language and overall.
+- Lead-k: the first k sentences of the same splitter, k = the sentences the summarizer chose for that ``length``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tahqiq.core import normalize
+from tahqiq.summarize.extractive import LENGTH_SENTENCES, summarize
+from tahqiq.summarize.sentences import split_sentences
+
+DEFAULT_GOLD = Path("tests/gold/summaries.jsonl")
+METRICS = ("rouge1", "rouge2", "rougeL")
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Precision, recall and F1 of one metric on one document (all 0 when either side has no tokens)."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+def tokenize(text: str) -> list[str]:
+    """ROUGE tokens: lowercase, normalised, runs of letters and digits."""
+    return _TOKEN.findall(normalize(text.lower()))
+
+
+def _score(overlap: int, candidate: int, reference: int) -> Score:
+    precision = overlap / candidate if candidate else 0.0
+    recall = overlap / reference if reference else 0.0
+    f = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return Score(precision, recall, f)
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+
+
+def rouge_n(candidate: Sequence[str], reference: Sequence[str], n: int) -> Score:
+    """ROUGE-N of token lists: n-grams shared, each counted at most as often as on the side where it is rarer."""
+    c, r = _ngrams(candidate, n), _ngrams(reference, n)
+    return _score(sum((c & r).values()), sum(c.values()), sum(r.values()))
+
+
+def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
+    """Length of the longest common subsequence (dynamic programming, one row at a time)."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+def rouge_l(candidate: Sequence[str], reference: Sequence[str]) -> Score:
+    """ROUGE-L: the longest common subsequence over the candidate's and the reference's lengths."""
+    return _score(lcs_length(candidate, reference), len(candidate), len(reference))
+
+
+def rouge(candidate: str, reference: str) -> dict[str, Score]:
+    """ROUGE-1, ROUGE-2 and ROUGE-L of two texts, keyed like ``rouge-score`` (``rouge1``, ``rouge2``, ``rougeL``)."""
+    c, r = tokenize(candidate), tokenize(reference)
+    return {"rouge1": rouge_n(c, r, 1), "rouge2": rouge_n(c, r, 2), "rougeL": rouge_l(c, r)}
+
+
+def load_gold(path: Path) -> list[dict[str, str]]:
+    """The gold documents: one JSON object a line with id, lang, title, text and reference."""
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _mean(scores: list[dict[str, Score]]) -> dict[str, Score]:
+    n = len(scores) or 1
+    return {
+        m: Score(
+            sum(s[m].precision for s in scores) / n,
+            sum(s[m].recall for s in scores) / n,
+            sum(s[m].fmeasure for s in scores) / n,
+        )
+        for m in METRICS
+    }
+
+
+def summaries_report(gold_path: Path, length: str = "short") -> dict[str, Any]:
+    """ROUGE of the summarizer and of Lead-k per document and averaged: ``{documents: [{id, lang, summarizer,
+    lead, chosen, positions, sentences}], by_lang: {lang|"all": {"summarizer": {metric: Score}, "lead": ..., "n"}}}``."""
+    documents = []
+    for row in load_gold(gold_path):
+        summary = summarize(row["text"], length)
+        sentences = split_sentences(row["text"])
+        lead = sentences[: LENGTH_SENTENCES[length]]
+        documents.append(
+            {
+                "id": row["id"],
+                "lang": row["lang"],
+                "detected": summary.language,
+                "summarizer": rouge(" ".join(summary.sentences), row["reference"]),
+                "lead": rouge(" ".join(lead), row["reference"]),
+                "chosen": list(summary.sentences),
+                "positions": [sentences.index(s) + 1 for s in summary.sentences],
+                "sentences": len(sentences),
+            }
+        )
+    groups = {"all": documents} | {
+        lang: [d for d in documents if d["lang"] == lang] for lang in sorted({d["lang"] for d in documents})
+    }
+    by_lang = {
+        name: {
+            "n": len(docs),
+            "summarizer": _mean([d["summarizer"] for d in docs]),
+            "lead": _mean([d["lead"] for d in docs]),
+        }
+        for name, docs in groups.items()
+    }
+    return {"documents": documents, "by_lang": by_lang}
+
+
+def _line(name: str, scores: dict[str, Score]) -> str:
+    cells = "  ".join(
+        f"{m} {100 * s.fmeasure:5.1f} (P {100 * s.precision:5.1f} R {100 * s.recall:5.1f})" for m, s in scores.items()
+    )
+    return f"    {name:<11}{cells}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="tahqiq report summaries", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
+    parser.add_argument("--length", default="short", choices=list(LENGTH_SENTENCES))
+    parser.add_argument("--verbose", action="store_true", help="per-document F1 and the sentences chosen")
+    args = parser.parse_args(argv)
+    if not args.gold.is_file():
+        print(f"no gold file {args.gold}: run from the repository or pass --gold", file=sys.stderr)
+        return 2
+    k = LENGTH_SENTENCES[args.length]
+    result = summaries_report(args.gold, args.length)
+    print(f"ROUGE F1 (P, R) x100 of the extractive summarizer and Lead-{k} on {args.gold}, length {args.length}")
+    for name, group in result["by_lang"].items():
+        print(f"  {name} ({group['n']} documents)")
+        print(_line("summarizer", group["summarizer"]))
+        print(_line(f"lead-{k}", group["lead"]))
+    if args.verbose:
+        for d in result["documents"]:
+            s = "/".join(f"{100 * d['summarizer'][m].fmeasure:.1f}" for m in METRICS)
+            lead = "/".join(f"{100 * d['lead'][m].fmeasure:.1f}" for m in METRICS)
+            where = ", ".join(map(str, d["positions"]))
+            print(f"  {d['id']} [{d['lang']}] summarizer {s}  lead {lead}  (sentences {where} of {d['sentences']})")
+            for position, sentence in zip(d["positions"], d["chosen"], strict=True):
+                print(f"    {position:>3}. {sentence[:110]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
