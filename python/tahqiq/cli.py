@@ -6,7 +6,7 @@
     tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
     tahqiq keys rotate
     tahqiq tokens revoke JTI [--expires-at EPOCH]
-    tahqiq report morph | glossary   (accuracy on the gold sets in tests/gold)
+    tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold)
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
@@ -499,7 +499,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser(
         "report",
-        help="accuracy on the project's gold sets: report morph | report glossary (see --help)",
+        help="accuracy on the project's gold sets: report morph | glossary | summaries (see --help)",
         add_help=False,
     )
     report.add_argument("report_args", nargs=argparse.REMAINDER)

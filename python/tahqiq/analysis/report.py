@@ -2,6 +2,7 @@
 
     tahqiq report morph [--gold PATH] [--cache-dir DIR] [--package farahidi|qalsadi] [--verbose]
     tahqiq report glossary [--gold PATH ...] [--top-k 3] [--verbose]
+    tahqiq report summaries [--gold PATH] [--length short] [--verbose]   (tahqiq.summarize.evaluate)
     (also python -m tahqiq.analysis.report ...; run from the repository: the gold sets live in tests/gold)
 
 Scoring conventions of the morphology gold set (tests/gold/morph_msa.jsonl, one token per line with its sentence):
@@ -157,6 +158,12 @@ def _glossary_main(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     from tahqiq.analysis.morphology import Morphology
 
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["summaries"]:
+        from tahqiq.summarize.evaluate import main as summaries_main
+
+        return summaries_main(args_list[1:])
+
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     morph = sub.add_parser("morph", help="morphology accuracy per field on the gold set")
@@ -168,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     glossary.add_argument("--gold", type=Path, nargs="*", help="gold files (default tests/gold/glossary_*.jsonl)")
     glossary.add_argument("--top-k", type=int, default=3)
     glossary.add_argument("--verbose", action="store_true", help="list every miss")
-    args = parser.parse_args(argv)
+    sub.add_parser("summaries", help="ROUGE of the extractive summarizer next to Lead-k (see report summaries -h)")
+    args = parser.parse_args(args_list)
     if args.command == "glossary":
         return _glossary_main(args)
     m = Morphology(args.cache_dir, package=args.package)

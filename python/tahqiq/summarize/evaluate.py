@@ -110,8 +110,8 @@ def _mean(scores: list[dict[str, Score]]) -> dict[str, Score]:
 
 def summaries_report(gold_path: Path, length: str = "short") -> dict[str, Any]:
     """ROUGE of the summarizer and of Lead-k per document and averaged: ``{documents: [{id, lang, summarizer,
-    lead, chosen, positions, sentences}], by_lang: {lang|"all": {"summarizer": {metric: Score}, "lead": ..., "n"}}}``."""
-    documents = []
+    lead, chosen, positions, sentences}], by_lang: {lang|"all": {n, summarizer: {metric: Score}, lead: ...}}}``."""
+    documents: list[dict[str, Any]] = []
     for row in load_gold(gold_path):
         summary = summarize(row["text"], length)
         sentences = split_sentences(row["text"])

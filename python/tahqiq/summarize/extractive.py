@@ -11,8 +11,11 @@ How it chooses sentences:
    (light10: the conjunction و, the article and its prefixed forms, ten suffixes), English ones by a small suffix
    stripper. Later sentences are never ranked: news puts what matters first, and the cap bounds the time.
 3. The sentences are nodes of a graph weighted by the cosine similarity of their tf-idf vectors (sublinear tf), and
-   are ranked by PageRank personalised with a position prior (earlier sentences weigh more, as in PacSum: on news,
-   position-aware centrality matches the lead; plain centrality does not).
+   are ranked by position-aware centrality (PacSum, Zheng and Lapata 2019): a sentence scores its similarity to the
+   sentences after it, so earlier sentences that the rest of the text elaborates weigh more, and a closing recap
+   does not. On news, plain centrality loses to the lead and position-aware centrality matches it. Measured on the
+   project's gold set (``tahqiq report summaries``), this beats Lead-3 in both languages, whereas PageRank (LexRank)
+   personalised with a 1/position prior fell below Lead-3 on Arabic.
 4. Very short sentences (datelines, headings) are discounted; the summary is picked greedily by maximal marginal
    relevance (rank minus similarity to what is already chosen), so near-repeats are left out.
 
@@ -44,7 +47,9 @@ BACKWARD_WEIGHT = 0.0  # PacSum's lambda1: weight of the similarity to earlier s
 MMR_LAMBDA = 0.7  # weight of the rank against redundancy when choosing
 SHORT_SENTENCE_TERMS = 6  # sentences with fewer content terms than this are discounted in proportion
 
-_ARABIC_LETTER = re.compile(r"[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]")
+_ARABIC_LETTER = re.compile(
+    r"[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]"
+)
 _ARABIC_LETTER_RUN = re.compile(_ARABIC_LETTER.pattern + "+")
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 
@@ -82,9 +87,10 @@ _AR_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
 
 @lru_cache(maxsize=1 << 16)
 def stem_arabic(word: str) -> str:
-    """Light stem of a normalised Arabic word (light10): the conjunction و when three letters or more remain, one
-    article form (ال وال بال كال فال لل) when two remain, then each of ها ان ات ون ين يه ه ي in turn when two remain."""
-    if len(word) >= 4 and word[0] == "و":
+    """Light stem of a normalised Arabic word (light10): the conjunction و, one article form (ال وال بال كال فال لل)
+    when two letters remain, then each of ها ان ات ون ين يه ه ي in turn when two remain. Unlike light10, و goes only
+    before the article or when four letters remain (light10: three), so that وزير and الوزير meet at one stem."""
+    if word[:1] == "و" and (len(word) >= 5 or word[1:3] == "ال"):
         word = word[1:]
     for prefix in _AR_PREFIXES:
         if word.startswith(prefix) and len(word) - len(prefix) >= 2:
@@ -180,11 +186,14 @@ def _centrality(sim: np.ndarray) -> np.ndarray:
     sentence that later ones elaborate is central; one that only echoes earlier ones (a closing recap) is not."""
     n = sim.shape[0]
     off_diagonal = sim[~np.eye(n, dtype=bool)]
+    if off_diagonal.size == 0:
+        return np.zeros(n)
     low, high = float(off_diagonal.min()), float(off_diagonal.max())
     edges = np.maximum(0.0, sim - (low + EDGE_THRESHOLD * (high - low)))
     forward = np.triu(edges, 1).sum(axis=1)
     backward = np.tril(edges, -1).sum(axis=1)
-    return np.maximum(0.0, FORWARD_WEIGHT * forward + BACKWARD_WEIGHT * backward)
+    centrality: np.ndarray = np.maximum(0.0, FORWARD_WEIGHT * forward + BACKWARD_WEIGHT * backward)
+    return centrality
 
 
 def _choose(scores: np.ndarray, sim: np.ndarray, k: int) -> list[int]:

@@ -30,7 +30,7 @@ _QUOTE_SPAN_CHARS = 400  # a «…» or “…” longer than this is taken as u
 
 _TERMINATOR_RUN = re.compile(r"[.!?؟۔…]+[»”’\"')\]]*")
 _LINE_BREAK = re.compile(r"\n(?:[ \t\r\f\v]*\n)*")
-_QUOTE = re.compile(r"«[^«»]{0,%d}»|“[^“”]{0,%d}”" % (_QUOTE_SPAN_CHARS, _QUOTE_SPAN_CHARS))
+_QUOTE = re.compile(rf"«[^«»]{{0,{_QUOTE_SPAN_CHARS}}}»|“[^“”]{{0,{_QUOTE_SPAN_CHARS}}}”")
 _CONTENT = re.compile(r"[^\W_]")
 _NEXT_WORD = re.compile(r"[\s«“\"'(\[]*([^\W\d_]+)")
 _CLAUSE_MARK = re.compile(r"[،؛;,:]\s+")
@@ -72,7 +72,8 @@ def _period_ends_sentence(text: str, start: int, end: int) -> bool:
     """Whether the single period at ``text[start]`` (its run ending at ``end``) closes a sentence."""
     word_start = start
     while word_start > max(0, start - 40) and (
-        text[word_start - 1].isalpha() or (text[word_start - 1] == "." and text[word_start - 2 : word_start - 1].isalpha())
+        text[word_start - 1].isalpha()
+        or (text[word_start - 1] == "." and text[word_start - 2 : word_start - 1].isalpha())
     ):
         word_start -= 1
     if word_start == start:
@@ -109,7 +110,7 @@ def _boundary_after(text: str, match: re.Match[str], quoted: list[tuple[int, int
         if "." in run.rstrip("»”’\"')]") or not _is_arabic_letter(text[end]):
             return False
     for q_start, q_end in quoted:
-        if q_start < start < q_end - 1:
+        if q_start < start and end < q_end:  # inside the quotation, not closing it
             return False
     if match.group() == ".":
         return _period_ends_sentence(text, start, end)

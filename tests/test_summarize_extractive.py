@@ -1,0 +1,400 @@
+"""The in-process extractive summarizer: sentence splitting, stemming, the ranking's properties, ROUGE (checked against
+the rouge-score package on English and by hand on Arabic) and the gold report's aim (at or above Lead-k)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer
+from tahqiq.analysis.report import main as report_main
+from tahqiq.summarize import evaluate
+from tahqiq.summarize.extractive import (
+    LENGTH_SENTENCES,
+    MAX_RANKED_SENTENCES,
+    ExtractiveSummary,
+    detect_language,
+    sentence_terms,
+    stem_arabic,
+    stem_english,
+    summarize,
+)
+from tahqiq.summarize.sentences import MAX_SENTENCE_CHARS, load_word_list, sentence_spans, split_sentences
+
+GOLD = Path(__file__).resolve().parent / "gold" / "summaries.jsonl"
+
+
+# --- sentence splitting -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # English titles and abbreviations that never end a sentence
+        (
+            "Mr. Smith met Dr. Jones at 5 p.m. on Friday. They spoke for an hour.",
+            ["Mr. Smith met Dr. Jones at 5 p.m. on Friday.", "They spoke for an hour."],
+        ),
+        ("Prices rose in Jan. and fell in Feb. as expected. Then they rose.", None),
+        ("Some fruit, e.g. apples, i.e. the red ones. Others too.", None),
+        # U.S. runs on before a name, ends before a capitalised function word
+        ("U.S. President Adams spoke. He left.", ["U.S. President Adams spoke.", "He left."]),
+        (
+            "Talks were held in the U.S. The result was a deal.",
+            ["Talks were held in the U.S.", "The result was a deal."],
+        ),
+        ("J. R. Smith scored twice. The crowd cheered.", ["J. R. Smith scored twice.", "The crowd cheered."]),
+        # decimals, dotted names, hyphenated acronyms
+        (
+            "Growth was 3.5 percent. See www.example.org for data.",
+            ["Growth was 3.5 percent.", "See www.example.org for data."],
+        ),
+        ("The U.S.-led talks ended. Nobody won.", ["The U.S.-led talks ended.", "Nobody won."]),
+        # question and exclamation marks, runs of them, closing quotes
+        ('Is it true?! "Yes." He nodded.', ["Is it true?!", '"Yes."', "He nodded."]),
+        # Arabic: question mark, full stop, Arabic full stop; comma and semicolon do not split
+        (
+            "هل وصل الوفد؟ نعم، وصل صباحا؛ وبدأ الاجتماع۔ ثم انتهى.",
+            ["هل وصل الوفد؟", "نعم، وصل صباحا؛ وبدأ الاجتماع۔", "ثم انتهى."],
+        ),
+        # Arabic single-letter abbreviations: د. (doctor), أ. (professor), م. (engineer) run on
+        ("قال د. سامي إن الوضع مستقر. وأيده أ. خالد.", ["قال د. سامي إن الوضع مستقر.", "وأيده أ. خالد."]),
+        ("وحضر م. رامي الافتتاح. وغادر مبكرا.", ["وحضر م. رامي الافتتاح.", "وغادر مبكرا."]),
+        # year markers after a number end the sentence
+        ("تأسست الجامعة عام 1975م. وتضم اليوم عشر كليات.", ["تأسست الجامعة عام 1975م.", "وتضم اليوم عشر كليات."]),
+        ("ولد الشاعر سنة 1320 هـ. ثم رحل إلى القاهرة.", ["ولد الشاعر سنة 1320 هـ.", "ثم رحل إلى القاهرة."]),
+        # Arabic decimals and percentages
+        ("بلغ النمو 2.7% هذا العام. وارتفعت الصادرات.", ["بلغ النمو 2.7% هذا العام.", "وارتفعت الصادرات."]),
+        # a question mark straight before the next Arabic word still splits
+        ("هل انتهى؟وبدأ غيره.", ["هل انتهى؟", "وبدأ غيره."]),
+        # a «…» quotation is not split inside; the closing mark stays with its sentence
+        ("قال الوزير: «الوضع صعب. لكننا سنعمل.» ثم غادر.", ["قال الوزير: «الوضع صعب. لكننا سنعمل.»", "ثم غادر."]),
+        # line breaks: headings and paragraphs split, a hard-wrapped English line does not
+        ("Headline here\nThe story begins. It goes on", ["Headline here", "The story begins.", "It goes on"]),
+        ("The minister said the plan\nwould be ready soon.", ["The minister said the plan\nwould be ready soon."]),
+        ("عنوان الخبر\n\nنص الخبر الأول", ["عنوان الخبر", "نص الخبر الأول"]),
+        # list numbers at the start of a line are not sentences
+        ("1. First point\n2. Second point", ["1. First point", "2. Second point"]),
+        # pieces with no letter or digit are left out
+        ("Done. ... — Next one.", ["Done.", "— Next one."]),
+    ],
+)
+def test_splitter_cases(text: str, expected: list[str] | None) -> None:
+    got = split_sentences(text)
+    if expected is None:  # the abbreviations above must not split: exactly two sentences
+        assert len(got) == 2, got
+    else:
+        assert got == expected
+
+
+def test_text_without_sentence_punctuation_is_cut_at_clauses_then_words() -> None:
+    clause = "وقال المتحدث إن الاجتماع تناول الأوضاع الاقتصادية والاجتماعية في المنطقة"
+    text = "، ".join([clause] * 40)  # ~3,000 characters, commas but no full stop
+    pieces = split_sentences(text)
+    assert len(pieces) > 1
+    assert all(len(p) <= MAX_SENTENCE_CHARS for p in pieces)
+    assert all(p.endswith("،") for p in pieces[:-1])  # cut after a clause mark
+    words = " ".join(["word"] * 2000)  # no punctuation at all
+    pieces = split_sentences(words)
+    assert all(0 < len(p) <= MAX_SENTENCE_CHARS for p in pieces)
+    assert " ".join(pieces).split() == words.split()
+    assert split_sentences("x" * 1200) == ["x" * 500, "x" * 500, "x" * 200]
+
+
+@given(st.text(max_size=600))
+def test_spans_are_trimmed_ordered_slices(text: str) -> None:
+    spans = sentence_spans(text)
+    end = 0
+    for start, stop in spans:
+        assert end <= start < stop <= len(text)
+        piece = text[start:stop]
+        assert piece == piece.strip()
+        assert any(ch.isalnum() for ch in piece)
+        assert stop - start <= MAX_SENTENCE_CHARS
+        end = stop
+
+
+_WORDS_AR = ["الوزير", "قال", "إن", "الاقتصاد", "نما", "بنسبة", "3.5%", "د.", "م.", "عام", "2020م", "«حسنا»", "غزة"]
+_WORDS_EN = ["The", "minister", "said", "Mr.", "U.S.", "growth", "was", "3.5", "percent", "e.g.", "Dr.", "in", "Jan."]
+_ENDS = [".", "?", "!", "؟", "۔", ".\n", "\n\n", "،", "؛", ""]
+
+
+@st.composite
+def news_like(draw: st.DrawFn) -> str:
+    """Text made of sentences of Arabic or English words with assorted punctuation and abbreviations."""
+    words = draw(st.sampled_from([_WORDS_AR, _WORDS_EN, _WORDS_AR + _WORDS_EN]))
+    sentences = draw(
+        st.lists(
+            st.tuples(st.lists(st.sampled_from(words), min_size=1, max_size=12), st.sampled_from(_ENDS)),
+            max_size=14,
+        )
+    )
+    return " ".join(" ".join(ws) + end for ws, end in sentences)
+
+
+# --- stemming and terms -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "stem"),
+    [
+        ("والمدارس", "مدارس"),  # و + article
+        ("بالمدرسه", "مدرس"),  # بال + ه (ta marbuta after normalisation)
+        ("للطلاب", "طلاب"),
+        ("المعلمون", "معلم"),
+        ("مكتباتها", "مكتب"),  # ها then ات
+        ("وزير", "وزير"),  # و kept when fewer than four letters would remain after it
+        ("الوزير", "وزير"),
+        ("وللوزير", "وزير"),
+        ("وكتبوا", "كتبوا"),
+        ("في", "في"),
+    ],
+)
+def test_arabic_light_stemmer(word: str, stem: str) -> None:
+    assert stem_arabic(word) == stem
+
+
+def test_english_stemmer_joins_inflections() -> None:
+    groups = [
+        ["economy", "economies"],
+        ["inflation", "inflated", "inflate"],
+        ["government", "governments"],
+        ["running", "runs", "run"],
+        ["stopped", "stop", "stops"],
+        ["rates", "rated", "rate"],
+    ]
+    for group in groups:
+        assert len({stem_english(w) for w in group}) == 1, group
+    assert stem_english("bus") == "bus"  # -us is not a plural
+
+
+def test_terms_drop_stop_words_and_fold_spelling() -> None:
+    assert sentence_terms("وأكد الوزيرُ أن الحكومة ستدعم المزارعين في 2024") == [
+        "وزير",
+        "حكوم",
+        "ستدعم",
+        "مزارع",
+        "2024",
+    ]
+    assert sentence_terms("The minister said that the government would support farmers") == [
+        "minister",
+        "govern",
+        "support",
+        "farmer",
+    ]
+    # alef and ya variants and diacritics meet at one term
+    assert sentence_terms("إلى الإمارات") == sentence_terms("الى الامارات")
+
+
+def test_word_lists_state_their_licence() -> None:
+    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "summarize" / "data"
+    for name in ("stopwords_en.txt", "stopwords_ar.txt", "README.md"):
+        assert "CC BY-SA 4.0" in (data / name).read_text(encoding="utf-8")
+    assert "the" in load_word_list("stopwords_en.txt")
+    assert "الذي" in load_word_list("stopwords_ar.txt")
+
+
+# --- the summarizer -----------------------------------------------------------------------------------------------
+
+
+def _is_subsequence(part: tuple[str, ...], whole: list[str]) -> bool:
+    it = iter(whole)
+    return all(any(p == w for w in it) for p in part)
+
+
+@settings(max_examples=150, deadline=None)
+@given(news_like(), st.sampled_from(list(LENGTH_SENTENCES)))
+def test_summary_properties(text: str, length: str) -> None:
+    summary = summarize(text, length)
+    sentences = split_sentences(text)
+    assert summary == summarize(text, length)  # deterministic
+    assert _is_subsequence(summary.sentences, sentences)  # sentences of the input, in document order
+    assert len(summary.sentences) == min(LENGTH_SENTENCES[length], len(sentences))
+    assert summary.language == detect_language(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=400), st.sampled_from(list(LENGTH_SENTENCES)))
+def test_never_raises_on_arbitrary_text(text: str, length: str) -> None:
+    summary = summarize(text, length)
+    assert isinstance(summary, ExtractiveSummary)
+    assert all(s == s.strip() and s in text for s in summary.sentences)
+    assert summary.language in {"ar", "en"}
+
+
+@given(st.text(max_size=300))
+def test_language_detection_is_stable(text: str) -> None:
+    language = detect_language(text)
+    assert language in {"ar", "en"}
+    assert detect_language(text + text) == language  # depends on proportions only
+    assert detect_language(text + " 123 ., ؟") == language  # digits and punctuation do not count
+
+
+@given(st.text(alphabet="ابتثجحخدذرزسشصضطظعغفقكلمنهوي ", min_size=1).filter(str.strip))
+def test_arabic_letters_mean_arabic(text: str) -> None:
+    assert detect_language(text) == "ar"
+    assert detect_language(text + " " + "a" * (len(text.replace(" ", "")) + 1)) == "en"
+
+
+def test_language_of_mixed_and_empty_text() -> None:
+    assert detect_language("") == "en"
+    assert detect_language("2024 !!") == "en"
+    assert detect_language("قال الوزير إن Reuters نشرت الخبر") == "ar"
+    assert detect_language("The word سلام means peace") == "en"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t\n", "... —"])
+def test_blank_text_gives_no_sentences(text: str) -> None:
+    assert summarize(text).sentences == ()
+
+
+def test_short_text_is_returned_whole() -> None:
+    text = "The port reopened on Monday. Ships queued outside."
+    assert summarize(text, "short").sentences == ("The port reopened on Monday.", "Ships queued outside.")
+
+
+def test_unknown_length_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="short, medium, long"):
+        summarize("A text. Another.", "tiny")
+
+
+def test_near_repeats_are_left_out() -> None:
+    fact = "The central bank raised its main interest rate to 27 percent to fight inflation."
+    text = " ".join(
+        [
+            fact,
+            fact.replace("raised", "lifted"),
+            "The decision surprised traders in Cairo, who had expected the bank to hold the interest rate.",
+            "Inflation reached 35 percent in February, the highest level in the bank's records.",
+            "Exporters welcomed a stronger pound but importers warned of higher costs for goods.",
+            "The bank will meet again in six weeks to review the rate.",
+        ]
+    )
+    chosen = summarize(text, "short").sentences
+    assert fact in chosen
+    assert fact.replace("raised", "lifted") not in chosen
+
+
+def test_a_closing_recap_loses_to_the_sentence_it_repeats() -> None:
+    """Position-aware centrality: the late sentence that only echoes an early one is not chosen over it."""
+    text = (
+        "On a cold morning, farmers gathered in the village square. "
+        "The ministry announced a new irrigation fund of ten million dollars for olive farmers in the north. "
+        "Officials said the irrigation fund would pay for wells and pipes. "
+        "Farmers said olive yields had fallen for three years. "
+        "The weather turned warmer by noon. "
+        "In short, the ministry's irrigation fund gives olive farmers ten million dollars."
+    )
+    chosen = summarize(text, "short").sentences
+    assert (
+        "The ministry announced a new irrigation fund of ten million dollars for olive farmers in the north." in chosen
+    )
+    assert not any(s.startswith("In short") for s in chosen)
+
+
+def test_only_the_first_sentences_are_ranked() -> None:
+    filler = [f"Item {i} of the list was recorded by clerk number {i}." for i in range(MAX_RANKED_SENTENCES + 50)]
+    late = "Olive harvest olive oil olive presses olive farmers olive prices olive trees."
+    text = " ".join(filler + [late] * 5)
+    chosen = summarize(text, "long").sentences
+    positions = [split_sentences(text).index(s) for s in chosen]
+    assert len(chosen) == LENGTH_SENTENCES["long"]
+    assert max(positions) < MAX_RANKED_SENTENCES
+
+
+# --- ROUGE --------------------------------------------------------------------------------------------------------
+
+_EN_VOCAB = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "bank", "rate", "rose", "3.5", "percent", "in", "May"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(_EN_VOCAB), max_size=30),
+    st.lists(st.sampled_from(_EN_VOCAB), max_size=30),
+    st.sampled_from([" ", ", ", " - ", ". "]),
+)
+def test_rouge_matches_rouge_score_on_english(candidate: list[str], reference: list[str], sep: str) -> None:
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
+    c, r = sep.join(candidate), sep.join(reference)
+    theirs = scorer.score(r, c)  # rouge-score takes (target, prediction)
+    ours = evaluate.rouge(c, r)
+    for metric in evaluate.METRICS:
+        assert ours[metric].precision == pytest.approx(theirs[metric].precision, abs=1e-12)
+        assert ours[metric].recall == pytest.approx(theirs[metric].recall, abs=1e-12)
+        assert ours[metric].fmeasure == pytest.approx(theirs[metric].fmeasure, abs=1e-12)
+
+
+def test_rouge_matches_rouge_score_on_the_gold_english_references() -> None:
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
+    rows = [row for row in evaluate.load_gold(GOLD) if row["lang"] == "en"]
+    for row in rows:
+        candidate = " ".join(summarize(row["text"]).sentences)
+        theirs = scorer.score(row["reference"], candidate)
+        ours = evaluate.rouge(candidate, row["reference"])
+        for metric in evaluate.METRICS:
+            assert ours[metric].fmeasure == pytest.approx(theirs[metric].fmeasure, abs=1e-12), (row["id"], metric)
+
+
+def test_rouge_on_arabic_by_hand() -> None:
+    # tokens after normalisation: [ذهب, الولد, الي, المدرسة] and [ذهب, الولد, الي, المدرسة, صباحا]
+    scores = evaluate.rouge("ذهب الولد إلى المدرسة", "ذَهَبَ الولدُ الى المدرسة صباحاً.")
+    assert scores["rouge1"].precision == 1.0 and scores["rouge1"].recall == 4 / 5
+    assert scores["rouge1"].fmeasure == pytest.approx(2 * 1.0 * 0.8 / 1.8)
+    assert scores["rouge2"].precision == 1.0 and scores["rouge2"].recall == 3 / 4
+    assert scores["rougeL"].recall == 4 / 5
+    # word order: same words, reversed -> ROUGE-1 perfect, no shared bigram, LCS of one word
+    scores = evaluate.rouge("الوزير وصل غزة", "غزة وصل الوزير")
+    assert scores["rouge1"].fmeasure == 1.0
+    assert scores["rouge2"].fmeasure == 0.0
+    assert scores["rougeL"].fmeasure == pytest.approx(1 / 3)
+    # clipped counts: a repeated word counts as often as the reference has it
+    scores = evaluate.rouge("غزة غزة غزة", "غزة مدينة")
+    assert scores["rouge1"].precision == pytest.approx(1 / 3) and scores["rouge1"].recall == 0.5
+    # rouge-score's own tokenizer drops Arabic letters: the reason for evaluate.tokenize
+    assert rouge_scorer.RougeScorer(["rouge1"]).score("غزة", "غزة")["rouge1"].fmeasure == 0.0
+    assert evaluate.rouge("", "غزة")["rouge1"] == evaluate.Score(0.0, 0.0, 0.0)
+
+
+def test_lcs_length() -> None:
+    assert evaluate.lcs_length("abcbdab", "bdcaba") == 4
+    assert evaluate.lcs_length([], ["a"]) == 0
+
+
+# --- the gold set and the report ----------------------------------------------------------------------------------
+
+
+def test_gold_set_shape() -> None:
+    rows = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines()]
+    assert len({row["id"] for row in rows}) == len(rows) >= 30
+    for lang in ("ar", "en"):
+        docs = [row for row in rows if row["lang"] == lang]
+        assert len(docs) >= 15
+        for row in docs:
+            assert set(row) == {"id", "lang", "title", "text", "reference"}
+            assert 6 <= len(split_sentences(row["text"])) <= 20, row["id"]
+            assert detect_language(row["text"]) == lang
+            assert 2 <= len(split_sentences(row["reference"])) <= 4, row["id"]
+            # the reference is an abstract: none of its sentences is copied from the text
+            assert not set(split_sentences(row["reference"])) & set(split_sentences(row["text"])), row["id"]
+
+
+def test_summarizer_is_at_or_above_lead_on_the_gold_set() -> None:
+    """The issue's aim: ROUGE-1/2/L F1 of the summarizer >= Lead-3 (short), overall and in each language."""
+    result = evaluate.summaries_report(GOLD, "short")
+    for group in ("all", "ar", "en"):
+        ours, lead = result["by_lang"][group]["summarizer"], result["by_lang"][group]["lead"]
+        for metric in evaluate.METRICS:
+            assert ours[metric].fmeasure >= lead[metric].fmeasure, (group, metric)
+
+
+def test_report_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert report_main(["summaries", "--gold", str(GOLD), "--length", "medium", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "Lead-5" in out and "lead-5" in out
+    for group in ("all (32 documents)", "ar (16 documents)", "en (16 documents)"):
+        assert group in out
+    assert "ar-01 [ar]" in out and "en-16 [en]" in out
+    assert report_main(["summaries", "--gold", str(GOLD.with_name("missing.jsonl"))]) == 2
