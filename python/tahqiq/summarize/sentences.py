@@ -10,7 +10,9 @@ end of the text or an opening quote follows, and at every line break, except whe
 - Arabic single-letter abbreviations (``د.`` doctor, ``أ.`` professor, ``م.`` engineer, ``ص.`` page …) never end a
   sentence, except the year markers ``م`` and ``هـ`` right after a number (``عام 2020م.``), which do;
 - a number at the start of a line (``1.`` of a list) and anything inside a «…» or “…” quotation;
-- a single line break before a lowercase Latin letter (hard-wrapped English) is not a boundary; a blank line always is.
+- a single line break that only wraps text is not a boundary: before a lowercase Latin letter, or between Arabic
+  letters (or after a comma) when the line before is at least 50 characters long (a heading is shorter); a blank
+  line always is.
 
 Commas and semicolons (``، ؛ , ;``) are clause marks, not sentence ends: they are used only to cut a sentence longer
 than :data:`MAX_SENTENCE_CHARS` (text with no sentence punctuation at all), and where a clause is still too long it is
@@ -20,12 +22,14 @@ cut between words, so that no piece exceeds the bound.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 from importlib import resources
 
 MAX_SENTENCE_CHARS = 500
 """Longer sentences are cut at clause marks, then between words, into pieces of at most this many characters."""
 
+_WRAP_MIN_CHARS = 50  # an Arabic line this long that runs into the next one is wrapped text, not a heading
 _QUOTE_SPAN_CHARS = 400  # a «…» or “…” longer than this is taken as unclosed: boundaries inside it count
 
 _TERMINATOR_RUN = re.compile(r"[.!?؟۔…]+[»”’\"')\]]*")
@@ -102,19 +106,35 @@ def _period_ends_sentence(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _boundary_after(text: str, match: re.Match[str], quoted: list[tuple[int, int]]) -> bool:
+def _boundary_after(text: str, match: re.Match[str], quote_starts: list[int], quote_ends: list[int]) -> bool:
     start, end = match.span()
     if end < len(text) and not text[end].isspace() and text[end] not in _OPENERS:
         run = match.group()
         # "?!؟۔" may be followed straight by the next Arabic sentence; a period may not (dotted names, decimals).
         if "." in run.rstrip("»”’\"')]") or not _is_arabic_letter(text[end]):
             return False
-    for q_start, q_end in quoted:
-        if q_start < start and end < q_end:  # inside the quotation, not closing it
-            return False
+    inner = bisect_left(quote_starts, start) - 1  # the last quotation opened before this run (they do not overlap)
+    if inner >= 0 and end < quote_ends[inner]:  # inside it, not closing it
+        return False
     if match.group() == ".":
         return _period_ends_sentence(text, start, end)
     return True
+
+
+def _wrapped_line(text: str, newline: int, following: int) -> bool:
+    """Whether the single line break at ``text[newline]`` only wraps a sentence: the next line starts with a lowercase
+    Latin letter, or an Arabic line of at least :data:`_WRAP_MIN_CHARS` characters ends in a letter or a comma and
+    the next line starts with an Arabic letter (a heading is shorter, a finished sentence ends in a full stop)."""
+    if following >= len(text):
+        return False
+    first = text[following]
+    if "a" <= first <= "z":
+        return True
+    if not _is_arabic_letter(first):
+        return False
+    line_start = text.rfind("\n", 0, newline) + 1
+    line = text[line_start:newline].rstrip()
+    return len(line) >= _WRAP_MIN_CHARS and (_is_arabic_letter(line[-1]) or line[-1] in "،,")
 
 
 def _cut_long(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
@@ -164,13 +184,10 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` code-point offsets of the sentences of ``text``, trimmed, in order; pieces with no letter or
     digit (a lone "…", a rule of dashes) are left out. ``text[start:end]`` is the sentence."""
     quoted = [m.span() for m in _QUOTE.finditer(text)]
-    cuts = {m.end() for m in _TERMINATOR_RUN.finditer(text) if _boundary_after(text, m, quoted)}
+    quote_starts, quote_ends = [q[0] for q in quoted], [q[1] for q in quoted]
+    cuts = {m.end() for m in _TERMINATOR_RUN.finditer(text) if _boundary_after(text, m, quote_starts, quote_ends)}
     for m in _LINE_BREAK.finditer(text):
-        following = m.end()
-        while following < len(text) and text[following].isspace():
-            following += 1
-        blank_line = m.group().count("\n") > 1
-        if blank_line or following >= len(text) or not ("a" <= text[following] <= "z"):
+        if m.group().count("\n") > 1 or not _wrapped_line(text, m.start(), m.end()):
             cuts.add(m.start())
     spans: list[tuple[int, int]] = []
     start = 0
