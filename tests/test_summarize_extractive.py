@@ -83,8 +83,11 @@ GOLD = Path(__file__).resolve().parent / "gold" / "summaries.jsonl"
             ["وقال المتحدث باسم الوزارة إن الفرق الميدانية بدأت العمل في المناطق\nالمتضررة منذ الصباح."],
         ),
         ("Line one.\r\n\r\nLine two", ["Line one.", "Line two"]),
-        # list numbers at the start of a line are not sentences
-        ("1. First point\n2. Second point", ["1. First point", "2. Second point"]),
+        # list numbers at the start of a line are not sentences; a number ending a sentence is
+        ("1. First point\n  2. Second point", ["1. First point", "2. Second point"]),
+        ("Sales rose in 2020. Then they fell.", ["Sales rose in 2020.", "Then they fell."]),
+        # an ellipsis before a lowercase word stays inside the sentence
+        ("He paused... and went on. Then… Silence.", ["He paused... and went on.", "Then…", "Silence."]),
         # pieces with no letter or digit are left out
         ("Done. ... — Next one.", ["Done.", "— Next one."]),
     ],

@@ -85,8 +85,10 @@ def _period_ends_sentence(text: str, start: int, end: int) -> bool:
         while digits_start > 0 and text[digits_start - 1].isdigit():
             digits_start -= 1
         if digits_start < start:
-            line_start = text.rfind("\n", 0, start) + 1
-            if not text[line_start:digits_start].strip():
+            before = digits_start
+            while before > 0 and text[before - 1] in " \t":
+                before -= 1
+            if before == 0 or text[before - 1] == "\n":
                 return False  # "1." opening a list item
         return True
     word = text[word_start:start]
@@ -113,6 +115,10 @@ def _boundary_after(text: str, match: re.Match[str], quote_starts: list[int], qu
         # "?!؟۔" may be followed straight by the next Arabic sentence; a period may not (dotted names, decimals).
         if "." in run.rstrip("»”’\"')]") or not _is_arabic_letter(text[end]):
             return False
+    if "…" in match.group() or ".." in match.group():
+        following = _NEXT_WORD.match(text, end)
+        if following is not None and "a" <= following.group(1)[0] <= "z":
+            return False  # an ellipsis inside a sentence: "he paused... and went on"
     inner = bisect_left(quote_starts, start) - 1  # the last quotation opened before this run (they do not overlap)
     if inner >= 0 and end < quote_ends[inner]:  # inside it, not closing it
         return False
