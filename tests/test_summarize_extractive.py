@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,10 +15,13 @@ from rouge_score import rouge_scorer
 from tahqiq.analysis.report import main as report_main
 from tahqiq.summarize import evaluate
 from tahqiq.summarize.extractive import (
+    LEAD_REGION,
     LENGTH_SENTENCES,
     MAX_RANKED_SENTENCES,
+    POSITION_WEIGHT,
     ExtractiveSummary,
     detect_language,
+    sentence_scores,
     sentence_terms,
     stem_arabic,
     stem_english,
@@ -319,6 +323,22 @@ def test_a_closing_recap_loses_to_the_sentence_it_repeats() -> None:
         "The ministry announced a new irrigation fund of ten million dollars for olive farmers in the north." in chosen
     )
     assert not any(s.startswith("In short") for s in chosen)
+
+
+def test_scores_add_a_position_prior_to_scaled_centrality() -> None:
+    n = LEAD_REGION + 3
+    unrelated = np.zeros((n, n))  # no edges: the prior alone, falling linearly over the lead region
+    assert sentence_scores(unrelated).tolist() == pytest.approx(
+        [max(0.0, 1 - i / LEAD_REGION) * POSITION_WEIGHT for i in range(n)]
+    )
+    # the last sentence echoes the second; only the second has a later sentence like it
+    sim = np.zeros((n, n))
+    sim[1, n - 1] = sim[n - 1, 1] = 0.8
+    sim[2, 3] = sim[3, 2] = 0.2
+    scores = sentence_scores(sim)
+    assert scores[1] == pytest.approx(1.0 + POSITION_WEIGHT * 0.9)  # centrality scaled to 1 + prior
+    assert scores[n - 1] == 0.0
+    assert int(np.argmax(scores)) == 1
 
 
 def test_only_the_first_sentences_are_ranked() -> None:

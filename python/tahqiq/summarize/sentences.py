@@ -85,10 +85,10 @@ def _period_ends_sentence(text: str, start: int, end: int) -> bool:
         while digits_start > 0 and text[digits_start - 1].isdigit():
             digits_start -= 1
         if digits_start < start:
-            before = digits_start
-            while before > 0 and text[before - 1] in " \t":
-                before -= 1
-            if before == 0 or text[before - 1] == "\n":
+            indent = digits_start
+            while indent > 0 and text[indent - 1] in " \t":
+                indent -= 1
+            if indent == 0 or text[indent - 1] == "\n":
                 return False  # "1." opening a list item
         return True
     word = text[word_start:start]
