@@ -111,3 +111,15 @@ def test_invalid_settings_name_the_variable(tmp_path: Path) -> None:
     out = tahqiq(env, "agents", "list", ok=False)
     assert out.returncode == 2
     assert "TAHQIQ_SUBMISSION_RATE" in out.stderr and "TAHQIQ_CLOCK_SKEW_S" in out.stderr
+
+
+def test_report_help_and_unknown_options() -> None:
+    """`report --help` reaches the report's own parser; other commands still refuse options they do not know."""
+    from tahqiq.cli import main
+
+    with pytest.raises(SystemExit) as help_exit:
+        main(["report", "--help"])
+    assert help_exit.value.code == 0
+    with pytest.raises(SystemExit) as bad_exit:
+        main(["migrate", "--no-such-option"])
+    assert bad_exit.value.code == 2

@@ -518,7 +518,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command == "report":
+        # `report --help` and `report --x …`: options before the report's name belong to the report's own parser.
+        args.report_args = unknown + args.report_args
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.run(args))
     except SettingsError as exc:

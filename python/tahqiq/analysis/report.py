@@ -164,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return summaries_main(args_list[1:])
 
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="tahqiq report", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     morph = sub.add_parser("morph", help="morphology accuracy per field on the gold set")
     morph.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
