@@ -83,6 +83,9 @@ class Trigger:
     subject_types: frozenset[str] | None = None  # narrower than the predicate's domain (None: the whole domain)
     subject_heads: frozenset[str] | None = None  # the subject's first word must be one of these (clitics aside)
     not_subject_heads: frozenset[str] = frozenset()  # … and must not be one of these
+    object_heads: frozenset[str] | None = None  # the object's first word must be one of these (clitics aside)
+    not_object_heads: frozenset[str] = frozenset()  # … and must not be one of these
+    topic: bool = False  # a possessive pronoun (موقعها): the first entity of its type, at any distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +165,9 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 frozenset(t["subject_types"]) if "subject_types" in t else None,
                 _words(t["subject_heads"]) if "subject_heads" in t else None,
                 _words(t.get("not_subject_heads", "")),
+                _words(t["object_heads"]) if "object_heads" in t else None,
+                _words(t.get("not_object_heads", "")),
+                bool(t.get("topic", False)),
             )
             for t in p["triggers"]
         )
@@ -449,7 +455,17 @@ class RelationExtractor:
                             continue
                         if _head_in(head, t.not_subject_heads):
                             continue
-                        if inside & (p.range if t.order == "so" else p.domain):
+                        head = loose_words[obj.first]
+                        if t.object_heads is not None and not _head_in(head, t.object_heads):
+                            continue
+                        if _head_in(head, t.not_object_heads):
+                            continue
+                        if t.topic:
+                            # the pronoun refers to the sentence's first entity of that type
+                            far = a if t.order == "os" else b
+                            if any(e.type == far.type and e.start < far.start for e in args):
+                                continue
+                        elif inside & (p.range if t.order == "so" else p.domain):
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words):
                             continue
@@ -461,7 +477,8 @@ class RelationExtractor:
                             ):
                                 continue  # the post before the courtesy title is the one held
                         precision = p.precision if t.precision is None else t.precision
-                        conf = precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
+                        decay = 1.0 if t.topic else math.exp(-DECAY * gap)
+                        conf = precision * (subj.confidence + obj.confidence) / 2 * decay
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         rkey = (key[1], key[0])
                         if conf < self.min_confidence:
