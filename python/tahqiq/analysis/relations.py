@@ -50,12 +50,13 @@ DECAY: Final = 0.08
 BEFORE_WINDOW: Final = 3
 DEFAULT_MAX_GAP: Final = 8
 _CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
-# head nouns of place and institution names that a clitic ب or ل may be attached to (بمدينة الكويت, لجامعة …)
+# head nouns of place, institution and event names that a clitic ب or ل may be attached to (بمدينة الكويت,
+# لجامعة …, بجائزة …)
 _PLACE_HEADS: Final = frozenset(
     normalize(w, ta_marbuta=True, punctuation=True)
     for w in (
         "مدينة محافظة منطقة قرية بلدة ولاية إمارة مخيم دار قصر ملعب مطار ميناء مستشفى جامعة مركز مجموعة شركة "
-        "حلبة ساحة قاعة فندق متحف مسجد كنيسة جزيرة عاصمة"
+        "حلبة ساحة قاعة فندق متحف مسجد كنيسة جزيرة عاصمة جائزة بطولة مهرجان مؤتمر معرض دورة كأس لقب منتخب نادي"
     ).split()
 )
 # courtesy titles that stand between a person's post and name (ولي العهد السعودي الأمير محمد بن سلمان)
@@ -64,7 +65,7 @@ _HONORIFICS: Final = frozenset(
     for w in "الشيخ الشيخة الأمير الأميرة الملك الملكة الدكتور الدكتورة اللواء العميد الفريق السيد السيدة الحاج".split()
 )
 # entities that are part of another entity's name are no argument of a trigger (مطار الملك خالد: no PERS خالد)
-_NAME_PARTS: Final = frozenset({"PERS", "OCC", "NORP"})
+_NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
 
 
@@ -297,10 +298,9 @@ class RelationExtractor:
 
     @staticmethod
     def _name_part(e: _Ent, ents: list[_Ent]) -> bool:
-        """Whether ``e`` is a person, title or nisba inside another entity's name (مطار الملك خالد الدولي)."""
-        return e.type in _NAME_PARTS and any(
-            f.type != "OCC" and f.start <= e.start and e.end <= f.end and f.span != e.span for f in ents
-        )
+        """Whether ``e`` is inside another entity's name (مطار الملك خالد الدولي, جامعة قطر): such a part is
+        related to its whole by the nesting rules only."""
+        return any(f.type in _NAME_TYPES and f.start <= e.start and e.end <= f.end and f.span != e.span for f in ents)
 
     @staticmethod
     def _honorific(e: _Ent, loose_words: list[str]) -> bool:
@@ -389,7 +389,8 @@ class RelationExtractor:
         loose_words: list[str],
     ) -> bool:
         if t.site == "before":
-            return gap <= 3 and bool(t.words) and _contains(before, t.words)
+            limit = BEFORE_WINDOW if t.max_gap is None else t.max_gap
+            return gap <= limit and bool(t.words) and _contains(before, t.words)
         words = t.words
         if t.order == "so" and words and words[-1] in _PREPOSITIONS:
             # the preposition may be the object's clitic: يقع في الرباط / … بالرباط
@@ -430,15 +431,17 @@ class RelationExtractor:
                     e for e in inner if not any(f is not e and f.first <= e.first and e.last <= f.last for f in inner)
                 ]
                 covered = {i for e in outermost for i in range(e.first, e.last)}
-                gap = b.first - a.last - len(covered) + len(outermost)
+                # … and a courtesy title none (نائب رئيس الوزراء الشيخ فهد اليوسف)
+                phrases = sum(1 for e in outermost if not self._honorific(e, loose_words))
+                gap = b.first - a.last - len(covered) + phrases
                 if gap > widest:
                     continue
                 between = loose_words[a.last : b.first]
                 inside = {e.type for e in inner if not self._name_part(e, ents)}
                 lead = leads[id(a)]
-                before = loose_words[max(0, min(lead, a.first - BEFORE_WINDOW)) : a.first]
-                if lead < a.first:
-                    before = loose_words[max(0, lead - BEFORE_WINDOW) : a.first]
+                # a trigger before the first entity does not reach past another one (تحد عمان الإمارات …)
+                fence = max([0, *(e.last for e in ents if e.last <= lead)])
+                before = loose_words[max(fence, lead - BEFORE_WINDOW) : a.first]
                 for p in self.predicates:
                     for ti, t in enumerate(p.triggers):
                         subj, obj = (a, b) if t.order == "so" else (b, a)
@@ -535,8 +538,10 @@ class RelationExtractor:
         من الشرق وموريتانيا من الجنوب; العربية والأمازيغية لغتان رسميتان في الجزائر), the same type, at most
         three words after it, with no entity of that type in between."""
         by_key = {(e.start, e.end, e.type): e for e in args}
-        for key, (conf, p, source) in list(best.items()):
-            if p.functional or "+and" in source:
+        todo = list(best.items())
+        while todo:
+            key, (conf, p, source) = todo.pop()
+            if p.functional:
                 continue
             for side in (0, 1):
                 first = by_key.get(key[side])
@@ -555,4 +560,5 @@ class RelationExtractor:
                     ek = (e.start, e.end, e.type)
                     new = (ek, key[1]) if side == 0 else (key[0], ek)
                     if new not in best and (new[1], new[0]) not in best:
-                        best[new] = (conf * 0.9, p, source + "+and")
+                        best[new] = (conf * 0.9, p, source.split("+")[0] + "+and")
+                        todo.append((new, best[new]))
