@@ -931,18 +931,65 @@ class Recognizer:
             link = ev2.i - ev1.j
             if (link == 0 and keys[ev2.i].startswith("ل")) or (link == 1 and keys[ev1.j] == "من"):
                 add("EVENT", ev1.i, ev2.j, 0)
-        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي
+        # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
+        # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري)
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
         for sp in [s for s in spans if s.type == "OCC"]:
             j = sp.j
-            if not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends):
+            if j >= n or not (
+                keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends or sp.j - sp.i > 1
+            ):
                 continue
-            if j < n and not base_at.get(j) and not keys[j].startswith("ال") and self._plain_word(keys, toks, j):
-                e = j + 1
-                if e < n and self._plain_word(keys, toks, e):
+            known = [o for o in base_at.get(j, []) if o.type == "PERS"]
+            if known:
+                start_end = max(o.j for o in known)
+                e = start_end
+                while e < n and e - j < 4 and self._family_word(keys, toks, e):
                     e += 1
-                add("PERS", j, e, 1)
+                if e > start_end:
+                    add("PERS", j, e, 1)
+                continue
+            lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
+            if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
+                continue  # فلاديمير بوتين: a city's name that is also a first name
+            if keys[j].startswith("ال") or not (lone_place or self._plain_word(keys, toks, j)):
+                continue
+            if keys[j][:1] in "يت" and len(keys[j]) >= 4 and keys[j] not in self._name_part:
+                continue  # a verb, not a name: الرئيس يزور
+            e = j + 1
+            while e < n and e - j < 3:
+                if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
+                    e += 2  # محمد أبو سلمية, نيمار دا سيلفا
+                elif self._plain_word(keys, toks, e) and (
+                    e - j < 2 or not (keys[e].startswith("ال") or keys[e].endswith("ه"))
+                ):
+                    e += 1  # a third unlisted word only when it reads as no noun: يون جونغ سو
+                else:
+                    break
+            add("PERS", j, e, 1)
         return spans
+
+    def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
+        listed name part, or ends in ي (and is no nisba of a known place), or comes before a listed name part;
+        never a function word, head, month or listed entity."""
+        k = keys[j]
+        if toks[j].kind != "word" or not k.startswith("ال") or len(k) < 5:
+            return False
+        if k in self._name_part:
+            return True
+        if (
+            k in CONTENT_STOP
+            or k in self._stop
+            or k in NOT_NAME_PARTS
+            or k in REGNAL
+            or self._nisba(k)
+            or self._trigger_at(keys, j) is not None
+            or self._gaz_match(keys, j) is not None
+            or self._month_at(keys, j)[0]
+        ):
+            return False
+        return k.endswith("ي") or (j + 1 < len(keys) and keys[j + 1] in self._name_part)
 
     def _date_at(self, toks: list[Token], keys: list[str], i: int) -> tuple[int, tuple[int, int] | None] | None:
         n = len(toks)
