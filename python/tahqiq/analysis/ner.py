@@ -53,7 +53,7 @@ WEBSITE = re.compile(
 TIME_OF_DAY = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("صباحا", "مساء", "ظهرا", "فجرا", "ليلا", "عصرا")))
 TIME_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("الساعة", "الساعه")))
 YEAR_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("عام", "العام", "سنة", "السنة", "لعام", "عامي")))
-MONTH_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("شهر", "الشهر")))
+MONTH_HEAD = frozenset(map(lambda w: normalize(w, ta_marbuta=True), ("شهر", "الشهر", "لشهر", "بشهر", "وشهر")))
 YEAR_MARK = frozenset(("م", "ه", "هـ"))
 DAYS = frozenset(
     normalize(w, ta_marbuta=True)
@@ -76,7 +76,7 @@ DURATION = frozenset(
 )
 DATE_PREFIX = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع")
+    for w in ("نهاية", "مطلع", "بداية", "منتصف", "أواخر", "أوائل", "أواسط", "مستهل", "خلال", "مطلع", "موفى", "غرة")
 ) - {"خلال"}
 RANGE_LINK = frozenset(normalize(w) for w in ("إلى", "الى", "حتى", "-", "و")) | {
     "\u200b" + normalize(w, ta_marbuta=True) for w in ("إلى", "حتى")
@@ -126,8 +126,16 @@ REGNAL_TITLES = frozenset(
               "مسجد", "مدرسة", "قاعدة", "استاد", "مدينة")
 )  # fmt: skip
 SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
-LANGUAGE_HEAD = frozenset(normalize(w, ta_marbuta=True) for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة"))
+LANGUAGE_HEAD = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات")
+)
+# a language named as such after it: العربية والأمازيغية لغتان رسميتان
+LANGUAGE_AFTER = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("لغة", "لغتين", "لغتان", "اللغة", "لغات", "هي اللغة")
+)
 OF = frozenset(("من",))
+TO = normalize("إلى", ta_marbuta=True)
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
 KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
@@ -259,13 +267,16 @@ class Recognizer:
             | self._num_words
             | {k for k, seqs in self._ordinals.items() if () in seqs}
         )
+        self._languages: set[str] = set()
         for typ, name in _read_pairs("entities.txt"):
-            self._add(key_seq(name), typ, "project")
+            if typ == "LANGUAGE":  # a language name is a LANGUAGE only in context (اللغة العربية, بالعربية)
+                self._languages.add(" ".join(key_seq(name)))
+            else:
+                self._add(key_seq(name), typ, "project")
         for ks in self._currencies:
             self._add(ks, "CURR", "project")
         for ks in self._units:
             self._add(ks, "UNIT", "project")
-        self._languages: set[str] = set()
         self._nisba_bases: set[str] = set()
         # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
         self._nisba_sources: set[tuple[str, ...]] = {ks for ks, typ in self._iter_gaz() if typ in ("GPE", "LOC")}
@@ -887,6 +898,22 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)
             elif k.startswith("بال") and k[1:] in self._languages:
                 add("LANGUAGE", i, i + 1, 0)
+            elif k in self._languages and (
+                (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
+                or (i + 2 < n and keys[i + 1][:1] == "و" and keys[i + 1][1:] in self._languages
+                    and keys[i + 2] in LANGUAGE_AFTER)
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # العربية لغة رسمية
+            elif (
+                k in self._languages
+                and i > 0
+                and keys[i - 1] == "من"
+                and i + 2 < n
+                and keys[i + 1].lstrip("\u200b") == TO
+                and keys[i + 2] in self._languages
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # ترجم من الإنجليزية إلى العربية
+                add("LANGUAGE", i + 2, i + 3, 0)
             elif (
                 i > 0
                 and spans
@@ -1011,6 +1038,8 @@ class Recognizer:
                 j = m[0]
                 if j < n and toks[j].kind == "number" and len(keys[j]) == 4:
                     j += 1
+                    if j < n and keys[j] in YEAR_MARK:
+                        j += 1  # من 2 إلى 9 شوال 1445 هـ
                 return j, None
             if r > i:
                 return None
@@ -1024,7 +1053,12 @@ class Recognizer:
         j = i
         day = False
         if k in DAY_HEAD and i + 1 < n and keys[i + 1] in DAYS:
-            return i + 2, None
+            j = i + 2
+            if j < n and keys[j][:1] == "و" and keys[j][1:] in DAYS:
+                return j + 1, None  # يومي الأربعاء والخميس
+            if j < n and toks[j].kind == "number" and (d := self._date_at(toks, keys, j)):
+                return d[0], None  # يوم السبت 18 ماي
+            return j, None
         elif k in DAYS or any(s in DAYS for s, p in self._stems(k) if p):
             return i + 1, None
         elif k in DAY_HEAD and i + 1 < n and (toks[i + 1].kind == "number" or self._ordinal_at(keys, i + 1)):
