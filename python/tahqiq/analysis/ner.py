@@ -135,6 +135,11 @@ LANGUAGE_AFTER = frozenset(
     normalize(w, ta_marbuta=True) for w in ("لغة", "لغتين", "لغتان", "اللغة", "لغات", "هي اللغة")
 )
 OF = frozenset(("من",))
+RACE_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("سباق", "السباق", "ماراثون"))
+RACE_STYLES = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("حرة", "موانع", "حواجز", "تتابع", "فراشة", "ظهر", "صدر", "مشي")
+)
+WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
@@ -633,7 +638,7 @@ class Recognizer:
                     continue
             break
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
-        if norp and (j > i or definite or typ == "OCC"):
+        if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
         if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
             j = o  # القمة العربية الثالثة والثلاثين
@@ -641,7 +646,7 @@ class Recognizer:
             # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
             while j < n and toks[j].kind == "word":
                 k = keys[j]
-                if k.startswith("لل") and len(k) > 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
+                if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
                     j += 1
                 elif (
                     k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
@@ -656,7 +661,8 @@ class Recognizer:
         if j < n and typ in ("EVENT", "LAW") and j > i:
             if toks[j].kind == "number":
                 j += 1
-            elif keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
+            elif typ == "LAW" and (keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p)):
+                # لسنة 2023 names a law; after an event, عام 1988 is when something happened at it
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
         if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
@@ -936,7 +942,11 @@ class Recognizer:
                     i += 1
                     continue
                 head_end, typ = tr
-                end = self._complement(keys, toks, head_end, base_at, typ, keys[i].startswith("ال"))
+                # ألعاب reads as definite once alef is folded: the article is ال written without hamza
+                definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
+                    "وفبك"
+                ).startswith(("أل", "إل", "آل"))
+                end = self._complement(keys, toks, head_end, base_at, typ, definite)
                 if end > head_end:
                     base_at.setdefault(i, []).append(add(typ, i, end, 0))
                     i = end if typ != "OCC" else i + 1
@@ -958,6 +968,24 @@ class Recognizer:
             link = ev2.i - ev1.j
             if (link == 0 and keys[ev2.i].startswith("ل")) or (link == 1 and keys[ev1.j] == "من"):
                 add("EVENT", ev1.i, ev2.j, 0)
+        # an event named by its race and distance (سباق 800 متر حرة), by its war and date (حرب حزيران 1967), and
+        # an event with the city it is held in attached (دورة الألعاب الأولمبية بباريس)
+        for sp in [s for s in spans if s.type == "EVENT"]:
+            host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
+            if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين"):
+                sp.j = max(o.j for o in host)
+        for q, t in enumerate(toks):
+            if q + 1 >= n or t.kind != "word":
+                continue
+            heads = {st for st, _p in self._stems(keys[q])}
+            nxt = [o for o in spans if o.i == q + 1]
+            if heads & RACE_HEADS and (qty := [o for o in nxt if o.type == "QUANTITY"]):
+                e = max(o.j for o in qty)
+                if e < n and keys[e] in RACE_STYLES:
+                    e += 1
+                add("EVENT", q, e, 0)
+            elif heads & WAR_HEADS and (dated := [o for o in nxt if o.type == "DATE"]):
+                add("EVENT", q, max(o.j for o in dated), 0)
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
         # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري)
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
