@@ -67,6 +67,8 @@ _HONORIFICS: Final = frozenset(
 # entities that are part of another entity's name are no argument of a trigger (مطار الملك خالد: no PERS خالد)
 _NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
+# a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
+_SPLIT_AT: Final = frozenset(normalize(w, ta_marbuta=True, punctuation=True) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
 
 
 def _loose(word: str) -> str:
@@ -387,11 +389,14 @@ class RelationExtractor:
         before: list[str],
         gap: int,
         loose_words: list[str],
+        courtesy: frozenset[int] = frozenset(),
     ) -> bool:
         if t.site == "before":
             limit = BEFORE_WINDOW if t.max_gap is None else t.max_gap
             return gap <= limit and bool(t.words) and _contains(before, t.words)
         words = t.words
+        if not words:
+            return not between or all(i in courtesy for i in range(a.last, b.first))
         if t.order == "so" and words and words[-1] in _PREPOSITIONS:
             # the preposition may be the object's clitic: يقع في الرباط / … بالرباط
             clitic = _object_preposition(loose_words[b.first])
@@ -406,7 +411,8 @@ class RelationExtractor:
         if gap <= 1 and _contains(before, words):
             return True
         return any(
-            _contains(before, words[:k]) and _contains(between, words[k:]) for k in range(1, len(words))
+            words[k] in _SPLIT_AT and _contains(before, words[:k]) and _contains(between, words[k:])
+            for k in range(1, len(words))
         )
 
     def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
@@ -437,6 +443,9 @@ class RelationExtractor:
                 if gap > widest:
                     continue
                 between = loose_words[a.last : b.first]
+                courtesy = frozenset(
+                    i for e in outermost if self._honorific(e, loose_words) for i in range(e.first, e.last)
+                )
                 inside = {e.type for e in inner if not self._name_part(e, ents)}
                 lead = leads[id(a)]
                 # a trigger before the first entity does not reach past another one (تحد عمان الإمارات …)
@@ -470,7 +479,7 @@ class RelationExtractor:
                                 continue
                         elif inside & (p.range if t.order == "so" else p.domain):
                             continue  # a nearer entity could fill the far slot: it is the one related
-                        if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words):
+                        if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words, courtesy):
                             continue
                         if not t.words and gap == 0 and p.name == "holds_position":
                             title = obj
