@@ -89,19 +89,26 @@ NOT_NAME_PARTS = frozenset(
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
+MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
 QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
 PRODUCT_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية", "كتاب", "الكتاب", "كتابه", "فيلم",
+    for w in ("نموذج", "النموذج", "دواء", "الدواء", "تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية", "كتاب", "الكتاب", "كتابه", "فيلم",
               "الفيلم", "مسلسل", "المسلسل", "أغنية", "الأغنية", "ديوان", "الديوان", "الصناعي", "برنامج",
               "البرنامج", "منصة", "المنصة", "لقاح", "اللقاح", "هاتف", "الهاتف", "سيارة", "السيارة", "طائرة",
-              "الطائرة", "مجموعة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
+              "الطائرة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
               "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
+)  # fmt: skip
+COMPANY_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("شركة", "الشركة", "شركتها", "شركته", "مجموعة", "المجموعة", "مؤسسة", "مصرف", "بنك", "وكالة",
+              "جمعية", "فرقة", "مطعم", "علامة", "تحالف", "حزب", "حركة", "صحيفة", "مجلة", "قناة", "موقع")
 )  # fmt: skip
 NOT_NISBA = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
+    for w in ("حماية", "رعاية", "تنمية", "عناية", "بداية", "نهاية", "هداية", "تغذية", "تربية", "تعبئة", "تهيئة",
+              "المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
 )
 TITLES = frozenset(normalize(w, ta_marbuta=True) for w in ("الملك", "الملكة", "الأمير", "الأميرة", "الشيخ", "السلطان"))
 LONE_UNIT_BLOCK = frozenset(
@@ -135,6 +142,9 @@ LANGUAGE_AFTER = frozenset(
     normalize(w, ta_marbuta=True) for w in ("لغة", "لغتين", "لغتان", "اللغة", "لغات", "هي اللغة")
 )
 OF = frozenset(("من",))
+BALL_GAMES = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("القدم", "السلة", "اليد", "الطائرة", "الطاولة", "المضرب", "الماء")
+)
 RACE_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("سباق", "السباق", "ماراثون"))
 RACE_STYLES = frozenset(
     normalize(w, ta_marbuta=True) for w in ("حرة", "موانع", "حواجز", "تتابع", "فراشة", "ظهر", "صدر", "مشي")
@@ -649,15 +659,22 @@ class Recognizer:
                 if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
                     j += 1
                 elif (
-                    k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] == "القدم"
+                    k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] in BALL_GAMES
                 ):
                     j += 2
                 elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
                     j += 1
-                elif k.startswith("ال") and j > i and keys[j - 1].startswith("لل") and self._content(keys, toks, j):
+                elif (
+                    k.startswith("ال")
+                    and j > i
+                    and keys[j - 1].startswith(("لل", "وال"))
+                    and self._content(keys, toks, j)
+                ):  # للبيانات والذكاء الاصطناعي
                     j += 1
                 else:
                     break
+        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
+            j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023
         if j < n and typ in ("EVENT", "LAW") and j > i:
             if toks[j].kind == "number":
                 j += 1
@@ -665,8 +682,6 @@ class Recognizer:
                 # لسنة 2023 names a law; after an event, عام 1988 is when something happened at it
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
-        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
-            j += 2  # قرار مجلس الأمن رقم 2334
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
         return j
@@ -954,14 +969,31 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
-        # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»
+        # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»; after a company noun, an
+        # organisation: شركة «كريم», مجموعة «أو سي بي», شركتها التابعة «سلوشنز»
         for q, t in enumerate(toks):
-            if t.text in QUOTE_OPEN and q > 0 and any(st in PRODUCT_HEADS for st, _p in self._stems(keys[q - 1])):
+            if t.text not in QUOTE_OPEN or q == 0:
+                continue
+            before = {st for st, _p in self._stems(keys[q - 1])}
+            if q > 1 and keys[q - 1] in ("التابعه", "الناشئه"):
+                before |= {st for st, _p in self._stems(keys[q - 2])}
+            typ = "PRODUCT" if before & PRODUCT_HEADS else "ORG" if before & COMPANY_HEADS else ""
+            if typ:
                 e = q + 1
                 while e < n and e - q <= 7 and toks[e].text not in QUOTE_CLOSE:
                     e += 1
                 if q + 1 < e < n and toks[e].text in QUOTE_CLOSE:
-                    add("PRODUCT", q + 1, e, 0)
+                    add(typ, q + 1, e, 0)
+        # a product named by its maker or line and its model (إيرباص A350, بوينغ 787, هاتف آيفون 16)
+        for sp in [s for s in spans if s.type in ("ORG", "PRODUCT") and s.j - s.i == 1]:
+            e = sp.j
+            while e < n and e - sp.j < 2 and (toks[e].kind == "number" or MODEL_CODE.match(toks[e].text)):
+                e += 1
+            if e > sp.j and (sp.type == "PRODUCT" or MODEL_CODE.match(toks[sp.j].text) or toks[sp.j].kind == "number"):
+                # the product noun belongs to a line's name (هاتف آيفون 16), not to a maker's (طائرة إيرباص A350)
+                lined = sp.type == "PRODUCT" and sp.i > 0 and keys[sp.i - 1] in PRODUCT_HEADS
+                start = sp.i - 1 if lined else sp.i
+                add("PRODUCT", start, e, 0)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1179,7 +1211,7 @@ class Recognizer:
                         ok = False
                         break
                     if outer.type == "PERS" or (
-                        (outer.type in NUMERIC_HOSTS or outer.type == "LAW") and inner.type == "CARDINAL"
+                        (outer.type in NUMERIC_HOSTS or outer.type in ("LAW", "PRODUCT")) and inner.type == "CARDINAL"
                     ):
                         ok = False
                         break
