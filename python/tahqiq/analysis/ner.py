@@ -115,8 +115,16 @@ LONE_UNIT_BLOCK = frozenset(
     normalize(w, ta_marbuta=True) for w in ("درجة", "درجات", "كم", "كيلو", "قدم", "ميل", "عقدة")
 )
 GPE_PREFIX = frozenset(
-    normalize(w, ta_marbuta=True) for w in ("محافظة", "مدينة", "ولاية", "دولة", "إمارة", "بلدة", "قرية", "إقليم")
+    normalize(w, ta_marbuta=True)
+    for w in ("محافظة", "مدينة", "ولاية", "دولة", "إمارة", "بلدة", "قرية", "إقليم", "جهة", "عمالة")
 )
+# a state named by its form and nisba: المملكة المغربية, سلطنة عمان is listed; الجمهورية التونسية
+STATE_FORMS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("المملكة", "الجمهورية", "السلطنة", "الإمارة", "الدولة", "دولة", "جمهورية", "مملكة")  # + ال-nisba
+)
+CAPITAL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("العاصمة", "عاصمة", "بالعاصمة", "والعاصمة"))
+SEASONS = frozenset(normalize(w, ta_marbuta=True) for w in ("صيف", "شتاء", "ربيع", "خريف", "الصيف", "الشتاء"))
 APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
 MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
 DATE_UNITS = frozenset(
@@ -746,8 +754,11 @@ class Recognizer:
             if name_end and (g is None or name_end >= g[0]):
                 e = name_end
                 if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
-                    if keys[e] in ("ابو", "بن") and e + 1 < n and self._plain_word(keys, toks, e + 1):
-                        e += 2
+                    if keys[e] in ("ابو", "بن") and e + 1 < n and (
+                        self._plain_word(keys, toks, e + 1)
+                        or self._gaz_match(keys, e + 1) == (e + 2, "GPE")
+                    ):
+                        e += 2  # محمد أبو سلمية: a place's name as a family name
                     elif self._plain_word(keys, toks, e):
                         e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
@@ -945,11 +956,13 @@ class Recognizer:
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
 
-        # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG)
+        # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG); a family name that is also a
+        # title inside a listed name stays a name (سامي الخطيب)
+        in_name = {x for sp in spans if sp.type == "PERS" and sp.j - sp.i >= 2 for x in range(sp.i + 1, sp.j)}
         for phase in ("other", "OCC"):
             i = 0
             while i < n:
-                if claimed[i] or toks[i].kind != "word":
+                if claimed[i] or toks[i].kind != "word" or i in in_name:
                     i += 1
                     continue
                 tr = self._trigger_at(keys, i)
@@ -1018,6 +1031,32 @@ class Recognizer:
                 add("EVENT", q, e, 0)
             elif heads & WAR_HEADS and (dated := [o for o in nxt if o.type == "DATE"]):
                 add("EVENT", q, max(o.j for o in dated), 0)
+        # places: a region named by its cities (جهة طنجة تطوان الحسيمة), a town no list knows after مدينة or
+        # بلدة (مدينة آرل), a capital after العاصمة and a nisba (العاصمة السنغالية دكار), a state by its form and
+        # nisba (المملكة المغربية)
+        for sp in [s for s in spans if s.type == "GPE" and s.j - s.i >= 2]:
+            if keys[sp.i] == normalize("جهة", ta_marbuta=True):
+                while (nxt := [o for o in base_at.get(sp.j, []) if o.type == "GPE" and o is not sp]):
+                    sp.j = max(o.j for o in nxt)
+        covered = {x for sp in spans for x in range(sp.i, sp.j)}
+        for q in range(n - 1):
+            heads = {st for st, _p in self._stems(keys[q])}
+            w = q + 1
+            if heads & CAPITAL_WORDS and any(o.type == "NORP" and o.j == q + 2 for o in base_at.get(q + 1, [])):
+                w = q + 2
+            elif not heads & (GPE_PREFIX - {"دوله"}) or q + 1 in covered:
+                w = -1
+            if 0 < w < n and w not in covered and self._plain_word(keys, toks, w) and toks[w].kind == "word":
+                k = keys[w]
+                if not k.startswith("ال") and not k.endswith(("ه", "ا")) and not (k[:1] in "يت" and len(k) >= 4):
+                    add("GPE", q if w == q + 1 else w, w + 1, 1)
+            norp = [o for o in base_at.get(q + 1, []) if o.type == "NORP" and keys[q + 1].startswith("ال")]
+            if keys[q] in STATE_FORMS and norp:
+                end = max(o.j for o in norp)
+                while end < n and any(o.type == "NORP" for o in base_at.get(end, [])):
+                    end += 1  # المملكة الأردنية الهاشمية
+                spans[:] = [o for o in spans if not (o.type == "NORP" and q < o.i and o.j <= end)]
+                add("GPE", q, end, 0)
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
         # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري)
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
@@ -1048,9 +1087,9 @@ class Recognizer:
                 if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
                     e += 2  # محمد أبو سلمية, نيمار دا سيلفا
                 elif self._plain_word(keys, toks, e) and (
-                    e - j < 2 or not (keys[e].startswith("ال") or keys[e].endswith("ه"))
+                    e - j < 2 or keys[e] in self._name_part or len(keys[e]) <= 2
                 ):
-                    e += 1  # a third unlisted word only when it reads as no noun: يون جونغ سو
+                    e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
                 else:
                     break
             add("PERS", j, e, 1)
@@ -1169,6 +1208,9 @@ class Recognizer:
             return j, None
         if k in RELATIVE_HEAD and i + 1 < n and keys[i + 1] in RELATIVE_DATE:
             return i + 2, None
+        if any(st in SEASONS for st, _p in self._stems(k)) and i + 1 < n and toks[i + 1].kind == "number":
+            if len(keys[i + 1]) == 4:
+                return i + 2, None  # صيف 2026
         if (
             toks[i].kind == "number"
             and len(keys[i]) == 4
