@@ -124,6 +124,7 @@ STATE_FORMS = frozenset(
     for w in ("المملكة", "الجمهورية", "السلطنة", "الإمارة", "الدولة", "دولة", "جمهورية", "مملكة")  # + ال-nisba
 )
 CAPITAL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("العاصمة", "عاصمة", "بالعاصمة", "والعاصمة"))
+PLACE_WORDS = GPE_PREFIX | CAPITAL_WORDS
 SEASONS = frozenset(normalize(w, ta_marbuta=True) for w in ("صيف", "شتاء", "ربيع", "خريف", "الصيف", "الشتاء"))
 APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
 MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
@@ -318,6 +319,9 @@ class Recognizer:
         self._sizes["nisba_bases"] = len(self._nisba_bases)
         self._sizes["languages"] = len(self._languages)
         self._analyse = functools.lru_cache(maxsize=65_536)(self._analyse_uncached)
+        self._head_sets = functools.lru_cache(maxsize=65_536)(
+            lambda k: frozenset(st for st, _p in self._analyse(k))
+        )
 
     # ------------------------------------------------------------------ building
     def _add(self, ks: tuple[str, ...], typ: str, source: str) -> None:
@@ -412,6 +416,10 @@ class Recognizer:
                 if p.endswith("ل") and rest.startswith("ل") and len(rest) > 3:  # لل = ل + ال
                     out.append(("ا" + rest, len(p)))
         return tuple(out)
+
+    def _heads(self, k: str) -> frozenset[str]:
+        """The stems of a token key as a set (for membership tests against word lists)."""
+        return self._head_sets(k)
 
     def _stems(self, k: str) -> tuple[tuple[str, int], ...]:
         result: tuple[tuple[str, int], ...] = self._analyse(k)
@@ -1019,17 +1027,18 @@ class Recognizer:
             host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
             if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين"):
                 sp.j = max(o.j for o in host)
-        for q, t in enumerate(toks):
-            if q + 1 >= n or t.kind != "word":
+        heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
+        for q in range(n - 1):
+            race, war = heads_of[q] & RACE_HEADS, heads_of[q] & WAR_HEADS
+            if not (race or war) or toks[q].kind != "word":
                 continue
-            heads = {st for st, _p in self._stems(keys[q])}
             nxt = [o for o in spans if o.i == q + 1]
-            if heads & RACE_HEADS and (qty := [o for o in nxt if o.type == "QUANTITY"]):
+            if race and (qty := [o for o in nxt if o.type == "QUANTITY"]):
                 e = max(o.j for o in qty)
                 if e < n and keys[e] in RACE_STYLES:
                     e += 1
                 add("EVENT", q, e, 0)
-            elif heads & WAR_HEADS and (dated := [o for o in nxt if o.type == "DATE"]):
+            elif war and (dated := [o for o in nxt if o.type == "DATE"]):
                 add("EVENT", q, max(o.j for o in dated), 0)
         # places: a region named by its cities (جهة طنجة تطوان الحسيمة), a town no list knows after مدينة or
         # بلدة (مدينة آرل), a capital after العاصمة and a nisba (العاصمة السنغالية دكار), a state by its form and
@@ -1038,9 +1047,13 @@ class Recognizer:
             if keys[sp.i] == normalize("جهة", ta_marbuta=True):
                 while (nxt := [o for o in base_at.get(sp.j, []) if o.type == "GPE" and o is not sp]):
                     sp.j = max(o.j for o in nxt)
-        covered = {x for sp in spans for x in range(sp.i, sp.j)}
+        covered: set[int] | None = None
         for q in range(n - 1):
-            heads = {st for st, _p in self._stems(keys[q])}
+            heads = heads_of[q]
+            if not (heads & PLACE_WORDS) and keys[q] not in STATE_FORMS:
+                continue
+            if covered is None:
+                covered = {x for sp in spans for x in range(sp.i, sp.j)}
             w = q + 1
             if heads & CAPITAL_WORDS and any(o.type == "NORP" and o.j == q + 2 for o in base_at.get(q + 1, [])):
                 w = q + 2
