@@ -450,7 +450,8 @@ class RelationExtractor:
                 lead = leads[id(a)]
                 # a trigger before the first entity does not reach past another one (تحد عمان الإمارات …)
                 fence = max([0, *(e.last for e in ents if e.last <= lead)])
-                before = loose_words[max(fence, lead - BEFORE_WINDOW) : a.first]
+                # … nor into the subject's own title (رئيس بلدية الخليل تيسير …: رئيس is no trigger here)
+                before = loose_words[max(fence, lead - BEFORE_WINDOW) : lead]
                 for p in self.predicates:
                     for ti, t in enumerate(p.triggers):
                         subj, obj = (a, b) if t.order == "so" else (b, a)
