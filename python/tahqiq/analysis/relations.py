@@ -448,8 +448,9 @@ class RelationExtractor:
                 )
                 inside = {e.type for e in inner if not self._name_part(e, ents)}
                 lead = leads[id(a)]
-                # a trigger before the first entity does not reach past another one (تحد عمان الإمارات …)
-                fence = max([0, *(e.last for e in ents if e.last <= lead)])
+                # a trigger before the first entity does not reach past another one of its type (تحد عمان
+                # الإمارات …: تحد is عمان's), but past others (أسس محمد العلي شركة الأفق عام 2010)
+                fence = max([0, *(e.last for e in ents if e.last <= lead and e.type == a.type)])
                 # … nor into the subject's own title (رئيس بلدية الخليل تيسير …: رئيس is no trigger here)
                 before = loose_words[max(fence, lead - BEFORE_WINDOW) : lead]
                 for p in self.predicates:
