@@ -225,6 +225,24 @@ def test_dev_gold_is_well_formed() -> None:
             assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
 
 
+def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "relations_dev.py"
+    spec = importlib.util.spec_from_file_location("relations_dev", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    built = module.build(module.SOURCE.read_text(encoding="utf-8"))
+    assert built == read_gold(GOLD / "relations_dev_more.jsonl")
+    for item in built:
+        for e in item["entities"]:
+            assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
+        for r in item["relations"]:
+            p = EXTRACTOR.by_name[r["predicate"]]
+            assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+
+
 def test_report_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
     from tahqiq.analysis.evaluate_relations import main
 
