@@ -14,7 +14,9 @@ Recognition runs in layers over the tokens: (1) gazetteer longest match, with th
 article for names written without it) stripped from the first token; nisba adjectives of a known place (NORP);
 person names; numbers, ordinals, websites; (2) composite patterns that hold layer-1 entities: DATE, TIME,
 PERCENT, MONEY ⊃ CURR, QUANTITY ⊃ UNIT; ORG/FAC/EVENT/LAW heads followed by a name or definite words (and a
-nisba); OCC heads followed by an ORG, definite words or a nisba. (3) Crossing spans are dropped (longer and
+nisba); OCC heads followed by an ORG, definite words or a nisba; then names, events, products, places, languages and dates read off those (a name after a title, a
+race and its distance, a product's maker and model, a town after مدينة, a state by form and nisba, a language in
+a translation pair …: NER.md lists them). (3) Crossing spans are dropped (longer and
 earlier layers first), numbers inside numeric entities and anything inside a person's name are dropped, and
 depth is the number of enclosing spans.
 """

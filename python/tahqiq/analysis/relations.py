@@ -2,23 +2,34 @@
 
 The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
 its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
-non-nested entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that), a
-pattern matches when its trigger words occur at its site (``between``: in the text between the two entities;
-``before``: within three words before the first) and the pair's order fits (``so``: subject first; ``os``: object
-first); an empty trigger means adjacency. A candidate
-is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
-ever breaks domain → range.
+entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that; an entity between
+the two counts as one word, a courtesy title such as الشيخ as none), a pattern matches when its trigger words occur
+at its site (``between``: in the text between the two entities; ``before``: within three words before the first,
+or before the titles standing right before it — ولد الكاتب الفلسطيني سليم حداد — and never past an earlier
+entity of the first one's type) and the pair's order fits (``so``: subject first; ``os``: object first); an
+empty trigger means adjacency. Verb-first sentences: a ``between`` trigger may also stand before the subject, or
+its verb may and its preposition stand between (ولد الشاعر محمود درويش في البروة). A trigger's last preposition
+may be the object's clitic (يقع في الرباط / … بالرباط; التابعة ل / لمجموعة زين). A trigger may narrow the
+subject's or object's type or first word (``subject_heads``: an institution such as جامعة is ``located_in`` a
+city, an organisation has its ``headquarters`` there); a ``topic`` trigger (a possessive pronoun: موقعها) takes the
+sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
+predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
+another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
+Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces, …).
+A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر …
+وموريتانيا). A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
-the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance. Every
-trigger and nesting rule carries its own ``precision``, written by ``scripts/calibrate_relations.py``: it runs
-this extractor (gold entities) on the calibration half — tests/gold/relations_dev.jsonl and gold ids 1–40 of
-tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false positives and stores
-``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the predicate's ``precision``
-unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and ``prior`` are kept next to
-it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the script after changing a
-pattern (``--check`` tells whether the file is up to date). Per pair of entities the best predicate wins; for a
-functional predicate (one birth place, one capital …) a subject keeps its best object only.
+the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance (none for a
+``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
+``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
+tests/gold/relations_dev.jsonl, tests/gold/relations_dev_more.jsonl (development sentences written for it) and
+gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false
+positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
+predicate's ``precision`` unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and
+``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
+script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
+predicate wins; for a functional predicate (one birth place, one capital …) a subject keeps its best object only.
 """
 
 from __future__ import annotations
