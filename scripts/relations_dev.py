@@ -79,7 +79,9 @@ def build(source: str) -> list[dict[str, Any]]:
 def main() -> int:
     items = build(SOURCE.read_text(encoding="utf-8"))
     TARGET.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)}: {len(items)} sentences, {sum(len(i['relations']) for i in items)} relations")
+    print(
+        f"wrote {TARGET.relative_to(ROOT)}: {len(items)} sentences, {sum(len(i['relations']) for i in items)} relations"
+    )
     return 0
 
 

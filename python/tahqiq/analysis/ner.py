@@ -14,11 +14,11 @@ Recognition runs in layers over the tokens: (1) gazetteer longest match, with th
 article for names written without it) stripped from the first token; nisba adjectives of a known place (NORP);
 person names; numbers, ordinals, websites; (2) composite patterns that hold layer-1 entities: DATE, TIME,
 PERCENT, MONEY ⊃ CURR, QUANTITY ⊃ UNIT; ORG/FAC/EVENT/LAW heads followed by a name or definite words (and a
-nisba); OCC heads followed by an ORG, definite words or a nisba; then names, events, products, places, languages and dates read off those (a name after a title, a
-race and its distance, a product's maker and model, a town after مدينة, a state by form and nisba, a language in
-a translation pair …: NER.md lists them). (3) Crossing spans are dropped (longer and
-earlier layers first), numbers inside numeric entities and anything inside a person's name are dropped, and
-depth is the number of enclosing spans.
+nisba); OCC heads followed by an ORG, definite words or a nisba; then names, events, products, places,
+languages and dates read off those (a name after a title, a race and its distance, a product's maker and model, a
+town after مدينة, a state by form and nisba, a language in a translation pair …: NER.md lists them). (3) Crossing
+spans are dropped (longer and earlier layers first), numbers inside numeric entities and anything inside a
+person's name are dropped, and depth is the number of enclosing spans.
 """
 
 from __future__ import annotations
@@ -96,8 +96,9 @@ QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
 PRODUCT_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("نموذج", "النموذج", "دواء", "الدواء", "تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية", "كتاب", "الكتاب", "كتابه", "فيلم",
-              "الفيلم", "مسلسل", "المسلسل", "أغنية", "الأغنية", "ديوان", "الديوان", "الصناعي", "برنامج",
+    for w in ("نموذج", "النموذج", "دواء", "الدواء", "تطبيق", "التطبيق", "المسبار", "مسبار", "رواية", "الرواية",
+              "كتاب", "الكتاب", "كتابه", "فيلم", "الفيلم", "مسلسل", "المسلسل", "أغنية", "الأغنية", "ديوان",
+              "الديوان", "الصناعي", "برنامج",
               "البرنامج", "منصة", "المنصة", "لقاح", "اللقاح", "هاتف", "الهاتف", "سيارة", "السيارة", "طائرة",
               "الطائرة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
               "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
@@ -111,7 +112,7 @@ NOT_NISBA = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("حماية", "رعاية", "تنمية", "عناية", "بداية", "نهاية", "هداية", "تغذية", "تربية", "تعبئة", "تهيئة",
               "المالي", "المالية", "مالي", "مالية", "الرياضي", "الرياضية", "رياضي", "رياضية", "للمالية")
-)
+)  # fmt: skip
 TITLES = frozenset(normalize(w, ta_marbuta=True) for w in ("الملك", "الملكة", "الأمير", "الأميرة", "الشيخ", "السلطان"))
 LONE_UNIT_BLOCK = frozenset(
     normalize(w, ta_marbuta=True) for w in ("درجة", "درجات", "كم", "كيلو", "قدم", "ميل", "عقدة")
@@ -322,9 +323,7 @@ class Recognizer:
         self._sizes["nisba_bases"] = len(self._nisba_bases)
         self._sizes["languages"] = len(self._languages)
         self._analyse = functools.lru_cache(maxsize=65_536)(self._analyse_uncached)
-        self._head_sets = functools.lru_cache(maxsize=65_536)(
-            lambda k: frozenset(st for st, _p in self._analyse(k))
-        )
+        self._head_sets = functools.lru_cache(maxsize=65_536)(lambda k: frozenset(st for st, _p in self._analyse(k)))
 
     # ------------------------------------------------------------------ building
     def _add(self, ks: tuple[str, ...], typ: str, source: str) -> None:
@@ -680,7 +679,11 @@ class Recognizer:
                 if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
                     j += 1
                 elif (
-                    k.startswith("ل") and not k.startswith("لل") and len(k) > 3 and j + 1 < n and keys[j + 1] in BALL_GAMES
+                    k.startswith("ل")
+                    and not k.startswith("لل")
+                    and len(k) > 3
+                    and j + 1 < n
+                    and keys[j + 1] in BALL_GAMES
                 ):
                     j += 2
                 elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
@@ -767,9 +770,10 @@ class Recognizer:
             if name_end and (g is None or name_end >= g[0]):
                 e = name_end
                 if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
-                    if keys[e] in ("ابو", "بن") and e + 1 < n and (
-                        self._plain_word(keys, toks, e + 1)
-                        or self._gaz_match(keys, e + 1) == (e + 2, "GPE")
+                    if (
+                        keys[e] in ("ابو", "بن")
+                        and e + 1 < n
+                        and (self._plain_word(keys, toks, e + 1) or self._gaz_match(keys, e + 1) == (e + 2, "GPE"))
                     ):
                         e += 2  # محمد أبو سلمية: a place's name as a family name
                     elif self._plain_word(keys, toks, e):
@@ -945,8 +949,12 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)
             elif k in self._languages and (
                 (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
-                or (i + 2 < n and keys[i + 1][:1] == "و" and keys[i + 1][1:] in self._languages
-                    and keys[i + 2] in LANGUAGE_AFTER)
+                or (
+                    i + 2 < n
+                    and keys[i + 1][:1] == "و"
+                    and keys[i + 1][1:] in self._languages
+                    and keys[i + 2] in LANGUAGE_AFTER
+                )
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية لغة رسمية
             elif (
@@ -1050,7 +1058,7 @@ class Recognizer:
         # nisba (المملكة المغربية)
         for sp in [s for s in spans if s.type == "GPE" and s.j - s.i >= 2]:
             if keys[sp.i] == normalize("جهة", ta_marbuta=True):
-                while (nxt := [o for o in base_at.get(sp.j, []) if o.type == "GPE" and o is not sp]):
+                while nxt := [o for o in base_at.get(sp.j, []) if o.type == "GPE" and o is not sp]:
                     sp.j = max(o.j for o in nxt)
         covered: set[int] | None = None
         for q in range(n - 1):
@@ -1080,9 +1088,7 @@ class Recognizer:
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
         for sp in [s for s in spans if s.type == "OCC"]:
             j = sp.j
-            if j >= n or not (
-                keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends or sp.j - sp.i > 1
-            ):
+            if j >= n or not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends or sp.j - sp.i > 1):
                 continue
             known = [o for o in base_at.get(j, []) if o.type == "PERS"]
             if known:
@@ -1108,9 +1114,7 @@ class Recognizer:
             while e < n and e - j < 3:
                 if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
                     e += 2  # محمد أبو سلمية, نيمار دا سيلفا
-                elif self._plain_word(keys, toks, e) and (
-                    e - j < 2 or keys[e] in self._name_part or len(keys[e]) <= 2
-                ):
+                elif self._plain_word(keys, toks, e) and (e - j < 2 or keys[e] in self._name_part or len(keys[e]) <= 2):
                     e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
                 else:
                     break

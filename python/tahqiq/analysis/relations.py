@@ -79,7 +79,9 @@ _HONORIFICS: Final = frozenset(
 _NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
 # a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
-_SPLIT_AT: Final = frozenset(normalize(w, ta_marbuta=True, punctuation=True) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
+_SPLIT_AT: Final = frozenset(
+    normalize(w, ta_marbuta=True, punctuation=True) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى")
+)
 
 
 def _loose(word: str) -> str:
