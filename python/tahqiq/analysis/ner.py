@@ -171,7 +171,9 @@ CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
               "المقبل", "الماضية", "المقبلة", "الجاري", "الخميس", "الأحد", "الاثنين", "الثلاثاء", "الأربعاء",
-              "الجمعة", "السبت", "السابق", "السابقة", "الحالي", "الحالية", "الأسبوع", "الشهر", "الساعة")
+              "الجمعة", "السبت", "السابق", "السابقة", "الحالي", "الحالية", "الأسبوع", "الشهر", "الساعة",
+              # participles that follow an event's name, never part of it: الألعاب المتوسطية المقررة في …
+              "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة")
 )  # fmt: skip
 
 
@@ -665,6 +667,20 @@ class Recognizer:
                     count += 1
                     continue
             break
+        if (
+            typ == "FAC"
+            and j == i
+            and not inner
+            and not definite
+            and j < n
+            and keys[i - 1] not in ("دار", "ودار", "بدار")  # دار نشر: a publishing house, not a name
+            and self._bare_name(keys, toks, j)
+        ):
+            j += 1  # ستاد لوسيل, سجن عوفر: a facility's own name no list knows
+            if j + 1 < n and keys[j] == "ابو" and toks[j + 1].kind == "word":
+                j += 2  # معبر كرم أبو سالم
+        if typ == "OCC" and j + 1 < n and keys[j] == "كره" and keys[j + 1] in BALL_GAMES:
+            j += 2  # لاعب كرة القدم الجزائري
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
         if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
@@ -1114,12 +1130,24 @@ class Recognizer:
             while e < n and e - j < 3:
                 if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
                     e += 2  # محمد أبو سلمية, نيمار دا سيلفا
-                elif self._plain_word(keys, toks, e) and (e - j < 2 or keys[e] in self._name_part or len(keys[e]) <= 2):
+                elif self._plain_word(keys, toks, e) and (
+                    e - j < 2 or keys[e] in self._name_part or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                ):
                     e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
                 else:
                     break
             add("PERS", j, e, 1)
         return spans
+
+    def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """An unlisted proper name: a plain word without the article that does not read as an adjective or a
+        plural (no ة, no accusative ا, no ون/ين/ات ending)."""
+        k = keys[j]
+        return (
+            self._plain_word(keys, toks, j)
+            and not k.startswith(("ال", "و"))
+            and not k.endswith(("ه", "ا", "ون", "ين", "ات", "ي"))
+        )
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
