@@ -9,8 +9,10 @@ from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 
 GOLD = Path(__file__).parent / "gold"
-# the aim of the issue; measured: dev 0.95, ner_msa 0.83 (0.79 on its held-out second half)
-MIN_F1 = {"ner_dev.jsonl": 0.80, "ner_msa.jsonl": 0.80}
+# measured: dev 0.95, ner_msa 0.88 (was 0.83), its held-out second half (ids 76-150) 0.85 (was 0.79); the
+# floors sit a little under
+MIN_F1 = {"ner_dev.jsonl": 0.92, "ner_msa.jsonl": 0.86}
+MIN_F1_HELD_OUT = 0.83
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +191,67 @@ def test_gold_f1(rec: Recognizer, path: Path) -> None:
                 assert row["text"][e["start"] : e["end"]] == e["text"]
     report = ner_report([path], rec)
     assert report["micro"]["f1"] >= MIN_F1.get(path.name, 0.80), report["micro"]
+
+
+def test_gold_f1_on_the_held_out_half(rec: Recognizer, tmp_path: Path) -> None:
+    lines = [x for x in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    held_out = tmp_path / "held_out.jsonl"
+    held_out.write_text("\n".join(lines[75:]) + "\n", encoding="utf-8")
+    report = ner_report([held_out], rec)
+    assert report["sentences"] == 75
+    assert report["micro"]["f1"] >= MIN_F1_HELD_OUT, report["micro"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a name no list knows after a multi-word title; a listed name takes unlisted family names after a title
+        ("قال مدير عام الشركة كارلوس غصن إن الأرباح ارتفعت", ("PERS", "كارلوس غصن"), None),
+        ("قال محافظ البنك المركزي عبد الرحيم الحلاوي إن", ("PERS", "عبد الرحيم الحلاوي"), ("PERS", "عبد الرحيم")),
+        # a plural title takes no name, a verb after a title is no name
+        ("حذر الموظفين العموميين لشهر آب", ("DATE", "لشهر آب"), ("PERS", "لشهر")),
+        ("قال الرئيس يزور المدينة غدا", ("OCC", "الرئيس"), ("PERS", "يزور")),
+        # a family name that is also a title stays in the name
+        ("انضم اللاعب أحمد النجار إلى الفريق", ("PERS", "أحمد النجار"), ("OCC", "النجار")),
+        # quoted organisation names, products by maker and model
+        ("نشرت صحيفة «الأيام» تقريرا", ("ORG", "الأيام"), None),
+        ("اشترت الخطوط طائرات بوينغ 777 جديدة", ("PRODUCT", "بوينغ 777"), ("CARDINAL", "777")),
+        # events: race and distance, war and date, host city attached with ب, hamza-alef head
+        ("فاز في سباق 1500 متر حرة أمس", ("EVENT", "سباق 1500 متر حرة"), None),
+        ("منذ ثورة يناير 2011 تغير", ("EVENT", "ثورة يناير 2011"), None),
+        ("شارك في دورة الألعاب الآسيوية بالدوحة", ("EVENT", "دورة الألعاب الآسيوية بالدوحة"), None),
+        ("فاز بذهبية ألعاب طوكيو 2020", ("EVENT", "ألعاب طوكيو 2020"), None),
+        ("الحائز جائزة نوبل للآداب عام 1988", ("EVENT", "جائزة نوبل للآداب"), ("EVENT", "جائزة نوبل للآداب عام 1988")),
+        # languages named in context
+        ("ترجم الكتاب من الفرنسية إلى العربية", ("LANGUAGE", "الفرنسية"), ("NORP", "العربية")),
+        ("تعد الإنجليزية لغة رسمية في الهند", ("LANGUAGE", "الإنجليزية"), None),
+        ("مسرحية باللغتين العربية والأمازيغية", ("LANGUAGE", "والأمازيغية"), None),
+        # dates: a day name with its date, a Hijri range, season and year
+        ("يصل يوم الأحد 5 أيار إلى المدينة", ("DATE", "يوم الأحد 5 أيار"), None),
+        ("يقام من 2 إلى 9 شوال 1445 هـ في مكة", ("DATE", "من 2 إلى 9 شوال 1445 هـ"), None),
+        ("تبدأ البطولة صيف 2027", ("DATE", "صيف 2027"), None),
+        # places: a town no list knows after مدينة, a capital after العاصمة and a nisba, a state by form and nisba
+        ("ولد في مدينة لوريان الفرنسية", ("GPE", "مدينة لوريان"), None),
+        ("وصل إلى العاصمة الغانية أكرا أمس", ("GPE", "أكرا"), None),
+        ("زار الجمهورية التونسية أمس", ("GPE", "الجمهورية التونسية"), ("NORP", "التونسية")),
+        ("تقع في جهة فاس مكناس وسط المغرب", ("GPE", "جهة فاس مكناس"), ("GPE", "مكناس")),
+        # a facility's own name no list knows, but not a common noun after دار
+        ("هبط المسبار قرب قاعدة بايكونور أمس", ("FAC", "قاعدة بايكونور"), None),
+        ("بمشاركة 500 دار نشر عربية", ("CARDINAL", "500"), ("FAC", "دار نشر")),
+        # a player's title holds the game; participles after an event are no part of its name
+        ("ولد لاعب كرة القدم المغربي حكيم زياش في هولندا", ("OCC", "لاعب كرة القدم المغربي"), None),
+        ("تنظيم الألعاب الأفريقية المقررة في أكرا", ("EVENT", "الألعاب الأفريقية"), None),
+        # a third name part no list knows when short and no clitic: باسيرو ديوماي فاي, not … وفد
+        ("التقى الرئيس السنغالي باسيرو ديوماي فاي أمس", ("PERS", "باسيرو ديوماي فاي"), None),
+        ("ترأس الوزير سالم البلوشي وفد بلاده", ("PERS", "سالم البلوشي"), ("PERS", "سالم البلوشي وفد")),
+        # common words that GeoNames lists as places
+        ("سجلت هزة أرضية بقوة 4 درجات", ("UNIT", "درجات"), ("GPE", "هزة")),
+    ],
+)
+def test_pattern_families(
+    rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    got = {(e.type, e.text) for e in rec.recognize(text)}
+    assert expected in got, got
+    if absent is not None:
+        assert absent not in got, got

@@ -19,7 +19,14 @@ EXPECTED = (
     "announced_by"
 ).split()
 EXTRACTOR = RelationExtractor()
-F1_ALL_80 = 0.47  # measured 0.472 (P 0.54, R 0.42); was 0.46 before calibration and the new triggers
+# measured floors (micro F1, a little under what was measured): all 80 gold sentences with gold entities 0.73 (was
+# 0.47); the held-out ids 41-80 0.75 (0.42); with the system's own entities (what /re does) 0.62 (0.25) and 0.59
+# on ids 41-80 (0.13); the development sets relations_dev 0.80 (0.78), relations_dev_more 0.96
+F1_ALL_80 = 0.70
+F1_HELD_OUT = 0.71
+F1_SYSTEM_ENTITIES = 0.58
+F1_SYSTEM_ENTITIES_HELD_OUT = 0.55
+F1_DEV_MORE = 0.92
 
 
 def ent(text: str, frag: str, type_: str, nth: int = 0) -> dict[str, object]:
@@ -115,7 +122,10 @@ def test_entity_objects_are_accepted() -> None:
     assert [r["predicate"] for r in out] == ["capital_of"]
 
 
-WORDS = "أسس مؤسس عضو يعمل في رئيس ولد توفي عاصمة يقع مقرها زار التقى أعلن و من عام شركة مدينة".split()
+WORDS = (
+    "أسس مؤسس عضو يعمل في رئيس ولد توفي عاصمة يقع مقرها زار التقى أعلن و من عام شركة مدينة الشيخ الأمير "
+    "وموريتانيا والسعودية بالرباط لمجموعة موقعها تديره والدها التابعة تحد الذي A350 يقطنها فوز"
+).split()
 
 
 @st.composite
@@ -160,7 +170,7 @@ def test_no_relation_breaks_domain_to_range(case: tuple[str, list[dict[str, obje
 def test_report_on_the_dev_gold_reaches_the_aim() -> None:
     report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev.jsonl"))
     assert report["n"] >= 20
-    assert report["micro"]["f1"] >= 0.6
+    assert report["micro"]["f1"] >= 0.75
     assert set(report["per_predicate"]) <= set(EXPECTED)
 
 
@@ -170,6 +180,32 @@ def test_report_on_the_full_gold_with_gold_entities() -> None:
     report = relations_report(EXTRACTOR, read_gold(GOLD / "relations.jsonl"), ner_entities())
     assert report["n"] == 80
     assert report["micro"]["f1"] >= F1_ALL_80
+
+
+def test_report_on_the_held_out_gold_with_gold_entities() -> None:
+    # ids 41-80 are never read by the calibration (scripts/calibrate_relations.py)
+    gold = [g for g in read_gold(GOLD / "relations.jsonl") if int(g["id"]) >= 41]
+    report = relations_report(EXTRACTOR, gold, ner_entities())
+    assert report["n"] == 40
+    assert report["micro"]["f1"] >= F1_HELD_OUT, report["micro"]
+
+
+def test_report_with_the_system_entities() -> None:
+    # end to end, as /re answers: the recognizer's entities, not the gold ones
+    from tahqiq.analysis.ner import Recognizer
+
+    recognize = Recognizer().recognize
+    gold = read_gold(GOLD / "relations.jsonl")
+    report = relations_report(EXTRACTOR, gold, recognize=recognize)
+    assert report["micro"]["f1"] >= F1_SYSTEM_ENTITIES, report["micro"]
+    held_out = relations_report(EXTRACTOR, [g for g in gold if int(g["id"]) >= 41], recognize=recognize)
+    assert held_out["micro"]["f1"] >= F1_SYSTEM_ENTITIES_HELD_OUT, held_out["micro"]
+
+
+def test_report_on_the_written_development_set() -> None:
+    report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev_more.jsonl"))
+    assert report["n"] >= 30
+    assert report["micro"]["f1"] >= F1_DEV_MORE, report["micro"]
 
 
 def test_calibration_is_up_to_date() -> None:
@@ -184,6 +220,24 @@ def test_dev_gold_is_well_formed() -> None:
     for item in read_gold(GOLD / "relations_dev.jsonl"):
         for e in item["entities"]:
             assert item["text"][e["start"] : e["end"]] == e["text"]
+        for r in item["relations"]:
+            p = EXTRACTOR.by_name[r["predicate"]]
+            assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+
+
+def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "relations_dev.py"
+    spec = importlib.util.spec_from_file_location("relations_dev", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    built = module.build(module.SOURCE.read_text(encoding="utf-8"))
+    assert built == read_gold(GOLD / "relations_dev_more.jsonl")
+    for item in built:
+        for e in item["entities"]:
+            assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
         for r in item["relations"]:
             p = EXTRACTOR.by_name[r["predicate"]]
             assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
@@ -225,3 +279,120 @@ def test_shared_inventory_agrees_when_present() -> None:
     theirs = {p["predicate"]: p for p in json.loads(shared.read_text("utf-8"))}
     for p in load_inventory():
         assert set(theirs[p.name]["domain"]) == p.domain and set(theirs[p.name]["range"]) == p.range
+
+
+def triples(text: str, ents: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    return {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+
+
+def test_verb_first_sentence_with_a_titled_subject() -> None:
+    # the verb stands before the title, its preposition between the person and the place
+    text = "ولد الروائي اللبناني أمين معلوف في بيروت عام 1949."
+    ents = [
+        ent(text, "الروائي اللبناني", "OCC"),
+        ent(text, "اللبناني", "NORP"),
+        ent(text, "أمين معلوف", "PERS"),
+        ent(text, "بيروت", "GPE"),
+        ent(text, "عام 1949", "DATE"),
+    ]
+    got = triples(text, ents)
+    assert {("birth_place", "أمين معلوف", "بيروت"), ("birth_date", "أمين معلوف", "عام 1949")} <= got
+    assert ("holds_position", "أمين معلوف", "الروائي اللبناني") in got
+
+
+def test_preposition_as_the_objects_clitic() -> None:
+    text = "أقيم الحفل في قصر العظم بدمشق."
+    got = triples(text, [ent(text, "قصر العظم", "FAC"), ent(text, "بدمشق", "GPE")])
+    assert ("located_in", "قصر العظم", "بدمشق") in got
+    text = "أعلنت شركة «سنا» التابعة لمجموعة الخرافي عن أرباحها."
+    got = triples(text, [ent(text, "سنا", "ORG"), ent(text, "لمجموعة الخرافي", "ORG")])
+    assert ("subsidiary_of", "سنا", "لمجموعة الخرافي") in got
+
+
+def test_coordinated_objects_share_the_relation_and_the_trigger_stays_before_the_first_entity() -> None:
+    text = "تحد اليمن السعودية من الشمال وعمان من الشرق."
+    ents = [ent(text, "اليمن", "GPE"), ent(text, "السعودية", "GPE"), ent(text, "وعمان", "GPE")]
+    got = triples(text, ents)
+    assert {("borders", "اليمن", "السعودية"), ("borders", "اليمن", "وعمان")} <= got
+    assert ("borders", "السعودية", "وعمان") not in got  # تحد stands before اليمن, not before السعودية
+
+
+def test_post_before_a_courtesy_title_is_the_one_held() -> None:
+    text = "استقبل وزير الدفاع الشيخ سالم الجابر نظيره التركي."
+    ents = [ent(text, "وزير الدفاع", "OCC"), ent(text, "الشيخ", "OCC"), ent(text, "سالم الجابر", "PERS")]
+    got = triples(text, ents)
+    assert ("holds_position", "سالم الجابر", "وزير الدفاع") in got
+    assert ("holds_position", "سالم الجابر", "الشيخ") not in got
+    alone = "قال الشيخ سالم الجابر إن الاجتماع انتهى."
+    got = triples(alone, [ent(alone, "الشيخ", "OCC"), ent(alone, "سالم الجابر", "PERS")])
+    assert ("holds_position", "سالم الجابر", "الشيخ") in got
+
+
+def test_a_person_inside_a_name_is_no_argument() -> None:
+    text = "هبطت الطائرة في مطار الملك خالد الدولي."
+    ents = [ent(text, "مطار الملك خالد الدولي", "FAC"), ent(text, "الملك", "OCC"), ent(text, "خالد", "PERS")]
+    assert not any(r["subject"]["text"] == "خالد" for r in EXTRACTOR.extract(text, ents))
+
+
+def test_relative_clause_object_first() -> None:
+    text = "يعد ميناء صلالة الذي تديره شركة موانئ عمان الأكبر في البلاد."
+    got = triples(text, [ent(text, "ميناء صلالة", "FAC"), ent(text, "شركة موانئ عمان", "ORG")])
+    assert ("owns", "شركة موانئ عمان", "ميناء صلالة") in got
+
+
+def test_possessive_pronoun_refers_to_the_first_organisation() -> None:
+    text = "وقعت شركة المراعي عقدا مع شركة نستله، بحسب بيان على موقعها almarai.com."
+    ents = [ent(text, "شركة المراعي", "ORG"), ent(text, "شركة نستله", "ORG"), ent(text, "almarai.com", "WEBSITE")]
+    got = triples(text, ents)
+    assert ("website_of", "almarai.com", "شركة المراعي") in got
+    assert ("website_of", "almarai.com", "شركة نستله") not in got
+
+
+def test_parent_possessive_gives_the_parent_as_subject() -> None:
+    text = "قالت العداءة نور الهدى إن والدها كمال الهدى دربها."
+    got = triples(text, [ent(text, "نور الهدى", "PERS"), ent(text, "كمال الهدى", "PERS")])
+    assert ("parent_of", "كمال الهدى", "نور الهدى") in got
+    assert ("parent_of", "نور الهدى", "كمال الهدى") not in got
+
+
+def test_nesting_rules_with_the_inner_entity_as_subject_and_an_institutions_place() -> None:
+    text = "اشترت الشركة طائرات بوينغ 787 وافتتحت مكتبة الإسكندرية ومركز دبي للإحصاء معرضا."
+    ents = [
+        ent(text, "بوينغ 787", "PRODUCT"),
+        ent(text, "بوينغ", "ORG"),
+        ent(text, "مكتبة الإسكندرية", "ORG"),
+        ent(text, "الإسكندرية", "GPE"),
+        ent(text, "مركز دبي للإحصاء", "ORG"),
+        ent(text, "دبي", "GPE"),
+    ]
+    got = triples(text, ents)
+    assert ("produces", "بوينغ", "بوينغ 787") in got
+    assert ("located_in", "مكتبة الإسكندرية", "الإسكندرية") in got
+    assert ("headquarters", "مكتبة الإسكندرية", "الإسكندرية") not in got
+
+
+def test_verb_first_split_happens_only_before_a_preposition() -> None:
+    # "في أقصى" must not be read as في (before the subject) + أقصى (between): المسجد الأقصى is a name here
+    text = "أدانت الجامعة من مقرها في جدة اقتحام المسجد الأقصى في القدس."
+    ents = [ent(text, "جدة", "GPE"), ent(text, "المسجد الأقصى", "FAC"), ent(text, "القدس", "GPE")]
+    assert ("part_of", "جدة", "القدس") not in triples(text, ents)
+
+
+def test_a_subjects_own_title_is_no_trigger() -> None:
+    # رئيس belongs to the person's title, so it does not make him head of the next organisation
+    text = "قال رئيس بلدية نابلس سامي حجاوي إن قوات الاحتلال أغلقت الطرق."
+    ents = [
+        ent(text, "رئيس بلدية نابلس", "OCC"),
+        ent(text, "بلدية نابلس", "ORG"),
+        ent(text, "سامي حجاوي", "PERS"),
+        ent(text, "قوات الاحتلال", "ORG"),
+    ]
+    got = triples(text, ents)
+    assert ("head_of", "سامي حجاوي", "بلدية نابلس") in got
+    assert ("head_of", "سامي حجاوي", "قوات الاحتلال") not in got
+
+
+def test_future_prefix_and_present_tense_triggers() -> None:
+    text = "سيزور الرئيس عبد المجيد تبون موسكو الشهر المقبل."
+    got = triples(text, [ent(text, "الرئيس", "OCC"), ent(text, "عبد المجيد تبون", "PERS"), ent(text, "موسكو", "GPE")])
+    assert ("visits", "عبد المجيد تبون", "موسكو") in got

@@ -2,23 +2,34 @@
 
 The inventory (``data/relations.json``, CC BY-SA 4.0, written for the project) lists 40 predicates, each with
 its domain → range entity types (the 21 Wojood types) and Arabic trigger patterns. For every ordered pair of
-non-nested entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that), a
-pattern matches when its trigger words occur at its site (``between``: in the text between the two entities;
-``before``: within three words before the first) and the pair's order fits (``so``: subject first; ``os``: object
-first); an empty trigger means adjacency. A candidate
-is kept only when the subject's type is in the predicate's domain and the object's type in its range: no relation
-ever breaks domain → range.
+entities at most ``max_gap`` words apart (a trigger's own ``max_gap`` may narrow or widen that; an entity between
+the two counts as one word, a courtesy title such as الشيخ as none), a pattern matches when its trigger words occur
+at its site (``between``: in the text between the two entities; ``before``: within three words before the first,
+or before the titles standing right before it — ولد الكاتب الفلسطيني سليم حداد — and never past an earlier
+entity of the first one's type) and the pair's order fits (``so``: subject first; ``os``: object first); an
+empty trigger means adjacency. Verb-first sentences: a ``between`` trigger may also stand before the subject, or
+its verb may and its preposition stand between (ولد الشاعر محمود درويش في البروة). A trigger's last preposition
+may be the object's clitic (يقع في الرباط / … بالرباط; التابعة ل / لمجموعة زين). A trigger may narrow the
+subject's or object's type or first word (``subject_heads``: an institution such as جامعة is ``located_in`` a
+city, an organisation has its ``headquarters`` there); a ``topic`` trigger (a possessive pronoun: موقعها) takes the
+sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
+predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
+another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
+Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces, …).
+A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر …
+وموريتانيا). A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
-the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance. Every
-trigger and nesting rule carries its own ``precision``, written by ``scripts/calibrate_relations.py``: it runs
-this extractor (gold entities) on the calibration half — tests/gold/relations_dev.jsonl and gold ids 1–40 of
-tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false positives and stores
-``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the predicate's ``precision``
-unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and ``prior`` are kept next to
-it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the script after changing a
-pattern (``--check`` tells whether the file is up to date). Per pair of entities the best predicate wins; for a
-functional predicate (one birth place, one capital …) a subject keeps its best object only.
+the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance (none for a
+``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
+``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
+tests/gold/relations_dev.jsonl, tests/gold/relations_dev_more.jsonl (development sentences written for it) and
+gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false
+positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
+predicate's ``precision`` unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and
+``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
+script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
+predicate wins; for a functional predicate (one birth place, one capital …) a subject keeps its best object only.
 """
 
 from __future__ import annotations
@@ -50,6 +61,27 @@ DECAY: Final = 0.08
 BEFORE_WINDOW: Final = 3
 DEFAULT_MAX_GAP: Final = 8
 _CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
+# head nouns of place, institution and event names that a clitic ب or ل may be attached to (بمدينة الكويت,
+# لجامعة …, بجائزة …)
+_PLACE_HEADS: Final = frozenset(
+    normalize(w, ta_marbuta=True, punctuation=True)
+    for w in (
+        "مدينة محافظة منطقة قرية بلدة ولاية إمارة مخيم دار قصر ملعب مطار ميناء مستشفى جامعة مركز مجموعة شركة "
+        "حلبة ساحة قاعة فندق متحف مسجد كنيسة جزيرة عاصمة جائزة بطولة مهرجان مؤتمر معرض دورة كأس لقب منتخب نادي"
+    ).split()
+)
+# courtesy titles that stand between a person's post and name (ولي العهد السعودي الأمير محمد بن سلمان)
+_HONORIFICS: Final = frozenset(
+    normalize(w, ta_marbuta=True, punctuation=True)
+    for w in "الشيخ الشيخة الأمير الأميرة الملك الملكة الدكتور الدكتورة اللواء العميد الفريق السيد السيدة الحاج".split()
+)
+# entities that are part of another entity's name are no argument of a trigger (مطار الملك خالد: no PERS خالد)
+_NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
+_PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
+# a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
+_SPLIT_AT: Final = frozenset(
+    normalize(w, ta_marbuta=True, punctuation=True) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى")
+)
 
 
 def _loose(word: str) -> str:
@@ -65,6 +97,11 @@ class Trigger:
     object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
     precision: float | None = None  # the pattern's measured precision (the predicate's prior when None)
     subject_types: frozenset[str] | None = None  # narrower than the predicate's domain (None: the whole domain)
+    subject_heads: frozenset[str] | None = None  # the subject's first word must be one of these (clitics aside)
+    not_subject_heads: frozenset[str] = frozenset()  # … and must not be one of these
+    object_heads: frozenset[str] | None = None  # the object's first word must be one of these (clitics aside)
+    not_object_heads: frozenset[str] = frozenset()  # … and must not be one of these
+    topic: bool = False  # a possessive pronoun (موقعها): the first entity of its type, at any distance
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +122,23 @@ class Predicate:
 class NestedRule:
     """A relation read off nesting: an ``outer`` entity holding an ``inner`` one (see the module docstring)."""
 
-    outer: str
+    outer: frozenset[str]
     inner: frozenset[str]
     predicate: str
     heads: tuple[tuple[str, ...], ...]  # for OCC: title words that the outer entity must start with (any when empty)
     precision: float | None = None  # the rule's own precision (the predicate's when None)
+    inverse: bool = False  # the inner entity is the subject (إيرباص A350: إيرباص produces it)
+    outer_heads: frozenset[str] | None = None  # the outer entity's first word must be one of these
+    not_outer_heads: frozenset[str] = frozenset()  # … and must not be one of these
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_loose(w) for w in text.split())
+
+
+def _head_in(word: str, heads: frozenset[str]) -> bool:
+    """Whether ``word`` (loosely normalised) is one of ``heads``, a leading clitic or article aside."""
+    return word in heads or any(word.startswith(c) and word[len(c) :] in heads for c in _CLITICS)
 
 
 def _data() -> dict[str, Any]:
@@ -103,11 +152,14 @@ def load_nested_rules(data: dict[str, Any] | None = None) -> list[NestedRule]:
     data = _data() if data is None else data
     return [
         NestedRule(
-            str(r["outer"]),
+            frozenset(str(r["outer"]).split()),
             frozenset(str(r["inner"]).split()),
             str(r["predicate"]),
             tuple(tuple(_loose(w) for w in h.split()) for h in r.get("heads", ())),
             float(r["precision"]) if "precision" in r else None,
+            bool(r.get("inverse", False)),
+            _words(r["outer_heads"]) if "outer_heads" in r else None,
+            _words(r.get("not_outer_heads", "")),
         )
         for r in data.get("nested", ())
     ]
@@ -127,6 +179,11 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 frozenset(t["object_types"]) if "object_types" in t else None,
                 float(t["precision"]) if "precision" in t else None,
                 frozenset(t["subject_types"]) if "subject_types" in t else None,
+                _words(t["subject_heads"]) if "subject_heads" in t else None,
+                _words(t.get("not_subject_heads", "")),
+                _words(t["object_heads"]) if "object_heads" in t else None,
+                _words(t.get("not_object_heads", "")),
+                bool(t.get("topic", False)),
             )
             for t in p["triggers"]
         )
@@ -165,15 +222,31 @@ class _Ent:
 _Key = tuple[tuple[int, int, str], tuple[int, int, str]]
 
 
-def _word_matches(token: str, want: str) -> bool:
+def _stem_matches(token: str, want: str) -> bool:
     if token == want or (len(want) >= 3 and token.startswith(want)):
         return True
+    # the future prefix: سيزور / ستقام match يزور / تقام
+    return len(token) >= 4 and token[0] == "س" and token[1] in "يتنا" and _stem_matches(token[1:], want)
+
+
+def _word_matches(token: str, want: str) -> bool:
+    if _stem_matches(token, want):
+        return True
     for c in _CLITICS:
-        if token.startswith(c) and len(token) - len(c) >= 2:
-            rest = token[len(c) :]
-            if rest == want or (len(want) >= 3 and rest.startswith(want)):
-                return True
+        if token.startswith(c) and len(token) - len(c) >= 2 and _stem_matches(token[len(c) :], want):
+            return True
     return False
+
+
+def _object_preposition(word: str) -> str | None:
+    """The preposition a (loosely normalised) first word of an entity carries as a clitic, spelt as a separate
+    trigger word would be: ``بالرباط`` / ``بمدينة`` → ``في``, ``لمجموعة`` / ``للكتاب`` → ``ل`` (None when the
+    leading letter is more likely part of the name: ``بيروت``, ``لبنان``)."""
+    if word.startswith(("بال", "بب")) or (word[:1] == "ب" and word[1:] in _PLACE_HEADS):
+        return "في"
+    if word.startswith(("لل", "لمجموعة", "لشركة")) or (word[:1] == "ل" and word[1:] in _PLACE_HEADS):
+        return "ل"
+    return None
 
 
 def _contains(tokens: list[str], words: tuple[str, ...]) -> bool:
@@ -238,6 +311,33 @@ class RelationExtractor:
             )
         return out
 
+    @staticmethod
+    def _name_part(e: _Ent, ents: list[_Ent]) -> bool:
+        """Whether ``e`` is inside another entity's name (مطار الملك خالد الدولي, جامعة قطر): such a part is
+        related to its whole by the nesting rules only."""
+        return any(f.type in _NAME_TYPES and f.start <= e.start and e.end <= f.end and f.span != e.span for f in ents)
+
+    @staticmethod
+    def _honorific(e: _Ent, loose_words: list[str]) -> bool:
+        return e.type == "OCC" and e.last - e.first == 1 and _head_in(loose_words[e.first], _HONORIFICS)
+
+    def _title_holders(self, title: _Ent, ents: list[_Ent], loose_words: list[str]) -> list[_Ent]:
+        """The persons a title belongs to: right after it (a courtesy title between them aside: ولي العهد
+        السعودي الأمير محمد بن سلمان) or right before it (عبد اللطيف الجواهري، محافظ بنك المغرب)."""
+        if self._name_part(title, ents):
+            return []
+        after = title.last
+        honorific = [e for e in ents if e.first == after and e is not title and self._honorific(e, loose_words)]
+        if honorific and not self._honorific(title, loose_words):
+            after = honorific[0].last
+        out: list[_Ent] = []
+        for e in ents:
+            if e.type != "PERS" or self._name_part(e, ents):
+                continue
+            if 0 <= e.first - after <= 1 or 0 <= title.first - e.last <= 1:
+                out.append(e)
+        return out
+
     def _nested(
         self,
         ents: list[_Ent],
@@ -249,11 +349,16 @@ class RelationExtractor:
         for n, rule in enumerate(self.nested):
             p = self.by_name[rule.predicate]
             for outer in ents:
-                if outer.type != rule.outer:
+                if outer.type not in rule.outer:
                     continue
                 if rule.heads and not any(
                     _contains(loose_words[outer.first : outer.first + len(h)], h) for h in rule.heads
                 ):
+                    continue
+                first = loose_words[outer.first]
+                if rule.outer_heads is not None and not _head_in(first, rule.outer_heads):
+                    continue
+                if _head_in(first, rule.not_outer_heads):
                     continue
                 inside = [e for e in ents if e is not outer and outer.start <= e.start and e.end <= outer.end]
                 inner = [  # direct children only: not inside another entity within the outer one
@@ -264,16 +369,10 @@ class RelationExtractor:
                         f is not e and f.start <= e.start and e.end <= f.end and f.span != e.span for f in inside
                     )
                 ]
-                if outer.type == "OCC":
-                    subjects = [
-                        e
-                        for e in ents
-                        if e.type == "PERS" and (0 <= e.first - outer.last <= 1 or 0 <= outer.first - e.last <= 1)
-                    ]
-                else:
-                    subjects = [outer]
-                for subj in subjects:
-                    for obj in inner:
+                holders = self._title_holders(outer, ents, loose_words) if outer.type == "OCC" else [outer]
+                for holder in holders:
+                    for other in inner:
+                        subj, obj = (other, holder) if rule.inverse else (holder, other)
                         if not p.allows(subj.type, obj.type):
                             continue
                         precision = p.precision if rule.precision is None else rule.precision
@@ -283,25 +382,90 @@ class RelationExtractor:
                         if conf >= self.min_confidence and (old is None or conf > old[0]):
                             best[key] = (conf, p, f"nested/{n}")
 
+    @staticmethod
+    def _lead(e: _Ent, ents: list[_Ent]) -> int:
+        """The first word of the titles and nisbas standing right before ``e`` (its own first word when none):
+        a verb before a titled subject stands before the title (ولد الكاتب الفلسطيني سليم حداد)."""
+        lead = e.first
+        while True:
+            before = [f for f in ents if f.last == lead and f.type in ("OCC", "NORP")]
+            if not before:
+                return lead
+            lead = min(f.first for f in before)
+
+    def _trigger_site_ok(
+        self,
+        t: Trigger,
+        a: _Ent,
+        b: _Ent,
+        between: list[str],
+        before: list[str],
+        gap: int,
+        loose_words: list[str],
+        courtesy: frozenset[int] = frozenset(),
+    ) -> bool:
+        if t.site == "before":
+            limit = BEFORE_WINDOW if t.max_gap is None else t.max_gap
+            return gap <= limit and bool(t.words) and _contains(before, t.words)
+        words = t.words
+        if not words:
+            return not between or all(i in courtesy for i in range(a.last, b.first))
+        if t.order == "so" and words and words[-1] in _PREPOSITIONS:
+            # the preposition may be the object's clitic: يقع في الرباط / … بالرباط
+            clitic = _object_preposition(loose_words[b.first])
+            if clitic is not None and (clitic == words[-1] or (clitic == "في" and words[-1] == "ب")):
+                between = [*between, words[-1]]
+        if _contains(between, words):
+            return True
+        if t.order != "so" or not words:
+            return False
+        # verb-first sentences: the trigger stands before the subject, or its verb does and its preposition
+        # stands between (ولد الشاعر محمود درويش في البروة)
+        if gap <= 1 and _contains(before, words):
+            return True
+        return any(
+            words[k] in _SPLIT_AT and _contains(before, words[:k]) and _contains(between, words[k:])
+            for k in range(1, len(words))
+        )
+
     def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
         """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
-        predicate's i-th trigger; ``nested/i``: the i-th nesting rule), as the calibration counts them."""
+        predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
+        as the calibration counts them."""
         tokens = [t for t in scan(text) if t.kind == "word"]
         spans = [(t.start, t.end) for t in tokens]
         loose_words = [_loose(t.text) for t in tokens]
         ents = self._entities(text, entities, spans)
+        args = [e for e in ents if not self._name_part(e, ents)]
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
-        for a in ents:
-            for b in ents:
+        leads = {id(e): self._lead(e, ents) for e in args}
+        for a in args:
+            for b in args:
                 if a is b or not (a.end <= b.start) or a.last > b.first:
                     continue
-                gap = b.first - a.last
+                # entities between the two count as one word each: an interposed date or place is one phrase
+                inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
+                outermost = [
+                    e for e in inner if not any(f is not e and f.first <= e.first and e.last <= f.last for f in inner)
+                ]
+                covered = {i for e in outermost for i in range(e.first, e.last)}
+                # … and a courtesy title none (نائب رئيس الوزراء الشيخ فهد اليوسف)
+                phrases = sum(1 for e in outermost if not self._honorific(e, loose_words))
+                gap = b.first - a.last - len(covered) + phrases
                 if gap > widest:
                     continue
                 between = loose_words[a.last : b.first]
-                inside = {e.type for e in ents if a.last <= e.first and e.last <= b.first}
-                before = loose_words[max(0, a.first - BEFORE_WINDOW) : a.first]
+                courtesy = frozenset(
+                    i for e in outermost if self._honorific(e, loose_words) for i in range(e.first, e.last)
+                )
+                inside = {e.type for e in inner if not self._name_part(e, ents)}
+                lead = leads[id(a)]
+                # a trigger before the first entity does not reach past another one of its type (تحد عمان
+                # الإمارات …: تحد is عمان's), but past others (أسس محمد العلي شركة الأفق عام 2010)
+                fence = max([0, *(e.last for e in ents if e.last <= lead and e.type == a.type)])
+                # … nor into the subject's own title (رئيس بلدية الخليل تيسير …: رئيس is no trigger here)
+                before = loose_words[max(fence, lead - BEFORE_WINDOW) : lead]
                 for p in self.predicates:
                     for ti, t in enumerate(p.triggers):
                         subj, obj = (a, b) if t.order == "so" else (b, a)
@@ -313,18 +477,35 @@ class RelationExtractor:
                             continue
                         if t.subject_types is not None and subj.type not in t.subject_types:
                             continue
-                        if inside & (p.range if t.order == "so" else p.domain):
-                            continue  # a nearer entity could fill the far slot: it is the one related
-                        if t.site == "before":
-                            if gap > 3 or not t.words or not _contains(before, t.words):
-                                continue
-                        elif not _contains(between, t.words) and not (
-                            # verb-first sentences: a "between" trigger may stand before the subject
-                            t.order == "so" and t.words and gap <= 1 and _contains(before, t.words)
-                        ):
+                        head = loose_words[subj.first]
+                        if t.subject_heads is not None and not _head_in(head, t.subject_heads):
                             continue
+                        if _head_in(head, t.not_subject_heads):
+                            continue
+                        head = loose_words[obj.first]
+                        if t.object_heads is not None and not _head_in(head, t.object_heads):
+                            continue
+                        if _head_in(head, t.not_object_heads):
+                            continue
+                        if t.topic:
+                            # the pronoun refers to the sentence's first entity of that type
+                            far = a if t.order == "os" else b
+                            if any(e.type == far.type and e.start < far.start for e in args):
+                                continue
+                        elif inside & (p.range if t.order == "so" else p.domain):
+                            continue  # a nearer entity could fill the far slot: it is the one related
+                        if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words, courtesy):
+                            continue
+                        if not t.words and gap == 0 and p.name == "holds_position":
+                            title = obj
+                            if self._honorific(title, loose_words) and any(
+                                f.last == title.first and f.type == "OCC" and not self._honorific(f, loose_words)
+                                for f in ents
+                            ):
+                                continue  # the post before the courtesy title is the one held
                         precision = p.precision if t.precision is None else t.precision
-                        conf = precision * (subj.confidence + obj.confidence) / 2 * math.exp(-DECAY * gap)
+                        decay = 1.0 if t.topic else math.exp(-DECAY * gap)
+                        conf = precision * (subj.confidence + obj.confidence) / 2 * decay
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         rkey = (key[1], key[0])
                         if conf < self.min_confidence:
@@ -334,6 +515,8 @@ class RelationExtractor:
                             best.pop(rkey, None)
                             best[key] = (conf, p, f"{p.name}/{ti}")
         self._nested(ents, loose_words, best)
+        self._honorific_posts(ents, loose_words, best)
+        self._coordinated(args, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
         for (sk, ok), (conf, p, source) in best.items():
@@ -356,3 +539,50 @@ class RelationExtractor:
                 r["pattern"] = source
             out.append(r)
         return out
+
+    def _honorific_posts(
+        self, ents: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
+    ) -> None:
+        """A person holding a post keeps a courtesy title (الشيخ، الأمير، الدكتور) only when it is the only one."""
+        posts: dict[tuple[int, int, str], list[_Key]] = {}
+        for key, (_, p, _) in best.items():
+            if p.name == "holds_position":
+                posts.setdefault(key[0], []).append(key)
+        by_key = {(e.start, e.end, e.type): e for e in ents}
+        for keys in posts.values():
+            courtesy = [k for k in keys if self._honorific(by_key[k[1]], loose_words)]
+            if courtesy and len(courtesy) < len(keys):
+                for k in courtesy:
+                    best.pop(k, None)
+
+    def _coordinated(
+        self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
+    ) -> None:
+        """A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر
+        من الشرق وموريتانيا من الجنوب; العربية والأمازيغية لغتان رسميتان في الجزائر), the same type, at most
+        three words after it, with no entity of that type in between."""
+        by_key = {(e.start, e.end, e.type): e for e in args}
+        todo = list(best.items())
+        while todo:
+            key, (conf, p, source) = todo.pop()
+            if p.functional:
+                continue
+            for side in (0, 1):
+                first = by_key.get(key[side])
+                if first is None:
+                    continue
+                for e in args:
+                    if e.type != first.type or e.first < first.last or e.first - first.last > 3:
+                        continue
+                    if not loose_words[e.first].startswith("و") or loose_words[e.first] in ("وزير", "وزيرة"):
+                        continue
+                    if any(f.type == e.type and first.last <= f.first and f.last <= e.first for f in args):
+                        continue
+                    other = by_key.get(key[1 - side])
+                    if other is None or other is e or (e.start < other.end and other.start < e.end):
+                        continue
+                    ek = (e.start, e.end, e.type)
+                    new = (ek, key[1]) if side == 0 else (key[0], ek)
+                    if new not in best and (new[1], new[0]) not in best:
+                        best[new] = (conf * 0.9, p, source.split("+")[0] + "+and")
+                        todo.append((new, best[new]))
