@@ -100,3 +100,26 @@ def test_report_names_a_missing_default_set(
     monkeypatch.chdir(tmp_path)
     assert report_main(["summaries"]) == 2
     assert f"no gold file {evaluate.DEFAULT_GOLD}" in capsys.readouterr().err
+
+
+def test_wins_and_losses_counts_documents_not_means() -> None:
+    def doc(ours: float, lead: float) -> dict[str, dict[str, evaluate.Score]]:
+        return {"summarizer": {"rouge1": evaluate.Score(0, 0, ours)}, "lead": {"rouge1": evaluate.Score(0, 0, lead)}}
+
+    # one large win against two small losses: the mean favours the summarizer, the counts do not
+    docs = [doc(0.9, 0.1), doc(0.4, 0.5), doc(0.3, 0.31), doc(0.2, 0.2)]
+    assert evaluate.wins_and_losses(docs) == (1, 2)  # the tie counts on neither side
+    result = evaluate.summaries_report(HELDOUT, "short")
+    higher, lower = evaluate.wins_and_losses(result["documents"])
+    differing = [d for d in result["documents"] if d["summarizer"]["rouge1"] != d["lead"]["rouge1"]]
+    assert higher + lower == len(differing)
+
+
+def test_report_prints_wins_and_losses(capsys: pytest.CaptureFixture[str]) -> None:
+    assert report_main(["summaries", "--gold", str(HELDOUT), "--length", "medium"]) == 0
+    out = capsys.readouterr().out
+    result = evaluate.summaries_report(HELDOUT, "medium")
+    for lang in ("ar", "en"):
+        higher, lower = evaluate.wins_and_losses([d for d in result["documents"] if d["lang"] == lang])
+        part = out[out.index(f"  {lang} (") :]
+        assert f"above lead-5 on {higher} documents, below on {lower}" in part.splitlines()[3]

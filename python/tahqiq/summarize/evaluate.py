@@ -150,6 +150,13 @@ def summaries_report(gold_path: Path, length: str = "short") -> dict[str, Any]:
     return {"documents": documents, "by_lang": by_lang}
 
 
+def wins_and_losses(documents: list[dict[str, Any]], metric: str = "rouge1") -> tuple[int, int]:
+    """How many documents of a :func:`summaries_report` the summarizer scores above and below Lead-k on ``metric``
+    (F1): the mean alone hides whether a difference is broad or comes from a few documents."""
+    differences = [d["summarizer"][metric].fmeasure - d["lead"][metric].fmeasure for d in documents]
+    return sum(x > 0 for x in differences), sum(x < 0 for x in differences)
+
+
 def _line(name: str, scores: dict[str, Score]) -> str:
     cells = "  ".join(
         f"{m} {100 * s.fmeasure:5.1f} (P {100 * s.precision:5.1f} R {100 * s.recall:5.1f})" for m, s in scores.items()
@@ -165,6 +172,9 @@ def _print_detail(label: str, gold: Path, length: str, verbose: bool) -> None:
         print(f"  {name} ({group['n']} documents)")
         print(_line("summarizer", group["summarizer"]))
         print(_line(f"lead-{k}", group["lead"]))
+        docs = [d for d in result["documents"] if name in ("all", d["lang"])]
+        higher, lower = wins_and_losses(docs)
+        print(f"    ROUGE-1 F1 of the summarizer above lead-{k} on {higher} documents, below on {lower}")
     if verbose:
         for d in result["documents"]:
             s = "/".join(f"{100 * d['summarizer'][m].fmeasure:.1f}" for m in METRICS)
@@ -198,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--gold", type=Path, help="one gold file (default: the tuning set and the held-out set)")
     parser.add_argument("--length", default="short", choices=[*LENGTH_SENTENCES, "all"])
-    parser.add_argument("--verbose", action="store_true", help="per-document F1 and the sentences chosen")
+    parser.add_argument(
+        "--verbose", action="store_true", help="per-document F1 and the sentences chosen (not with --length all)"
+    )
     args = parser.parse_args(argv)
     gold_sets = {"gold set": args.gold} if args.gold else GOLD_SETS
     for gold in gold_sets.values():
