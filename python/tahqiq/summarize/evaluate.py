@@ -1,7 +1,12 @@
 """ROUGE of the extractive summarizer against the project's reference summaries, next to Lead-k.
 
-    tahqiq report summaries [--gold PATH] [--length short|medium|long] [--verbose]
-    (also python -m tahqiq.summarize.evaluate ...; run from the repository: the gold set is tests/gold/summaries.jsonl)
+    tahqiq report summaries [--gold PATH] [--length short|medium|long|all] [--verbose]
+    (also python -m tahqiq.summarize.evaluate ...; run from the repository)
+
+Without ``--gold`` both gold sets are scored, each under its own heading: the tuning set
+(tests/gold/summaries.jsonl, on which the summarizer's weights were chosen, so its figures are not a measurement)
+and the held-out set (tests/gold/summaries_heldout.jsonl, never used to choose anything). ``--length all`` prints
+one table of F1 for every set, length and language instead of the detailed lines.
 
 Scoring conventions:
 
@@ -32,6 +37,9 @@ from tahqiq.summarize.extractive import LENGTH_SENTENCES, summarize
 from tahqiq.summarize.sentences import split_sentences
 
 DEFAULT_GOLD = Path("tests/gold/summaries.jsonl")
+HELDOUT_GOLD = Path("tests/gold/summaries_heldout.jsonl")
+GOLD_SETS: dict[str, Path] = {"tuning set": DEFAULT_GOLD, "held-out set": HELDOUT_GOLD}
+"""The sets scored when no ``--gold`` is given, by label: the weights were chosen on the first, never on the second."""
 METRICS = ("rouge1", "rouge2", "rougeL")
 _TOKEN = re.compile(r"[^\W_]+")
 
@@ -142,6 +150,13 @@ def summaries_report(gold_path: Path, length: str = "short") -> dict[str, Any]:
     return {"documents": documents, "by_lang": by_lang}
 
 
+def wins_and_losses(documents: list[dict[str, Any]], metric: str = "rouge1") -> tuple[int, int]:
+    """How many documents of a :func:`summaries_report` the summarizer scores above and below Lead-k on ``metric``
+    (F1): the mean alone hides whether a difference is broad or comes from a few documents."""
+    differences = [d["summarizer"][metric].fmeasure - d["lead"][metric].fmeasure for d in documents]
+    return sum(x > 0 for x in differences), sum(x < 0 for x in differences)
+
+
 def _line(name: str, scores: dict[str, Score]) -> str:
     cells = "  ".join(
         f"{m} {100 * s.fmeasure:5.1f} (P {100 * s.precision:5.1f} R {100 * s.recall:5.1f})" for m, s in scores.items()
@@ -149,25 +164,18 @@ def _line(name: str, scores: dict[str, Score]) -> str:
     return f"    {name:<11}{cells}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tahqiq report summaries", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
-    parser.add_argument("--length", default="short", choices=list(LENGTH_SENTENCES))
-    parser.add_argument("--verbose", action="store_true", help="per-document F1 and the sentences chosen")
-    args = parser.parse_args(argv)
-    if not args.gold.is_file():
-        print(f"no gold file {args.gold}: run from the repository or pass --gold", file=sys.stderr)
-        return 2
-    k = LENGTH_SENTENCES[args.length]
-    result = summaries_report(args.gold, args.length)
-    print(f"ROUGE F1 (P, R) x100 of the extractive summarizer and Lead-{k} on {args.gold}, length {args.length}")
+def _print_detail(label: str, gold: Path, length: str, verbose: bool) -> None:
+    k = LENGTH_SENTENCES[length]
+    result = summaries_report(gold, length)
+    print(f"{label}: ROUGE F1 (P, R) x100 of the extractive summarizer and Lead-{k} on {gold}, length {length}")
     for name, group in result["by_lang"].items():
         print(f"  {name} ({group['n']} documents)")
         print(_line("summarizer", group["summarizer"]))
         print(_line(f"lead-{k}", group["lead"]))
-    if args.verbose:
+        docs = [d for d in result["documents"] if name in ("all", d["lang"])]
+        higher, lower = wins_and_losses(docs)
+        print(f"    ROUGE-1 F1 of the summarizer above lead-{k} on {higher} documents, below on {lower}")
+    if verbose:
         for d in result["documents"]:
             s = "/".join(f"{100 * d['summarizer'][m].fmeasure:.1f}" for m in METRICS)
             lead = "/".join(f"{100 * d['lead'][m].fmeasure:.1f}" for m in METRICS)
@@ -175,6 +183,46 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {d['id']} [{d['lang']}] summarizer {s}  lead {lead}  (sentences {where} of {d['sentences']})")
             for position, sentence in zip(d["positions"], d["chosen"], strict=True):
                 print(f"    {position:>3}. {sentence[:110]}")
+
+
+def summaries_table(gold_sets: dict[str, Path]) -> list[str]:
+    """One Markdown table of ROUGE-1/2/L F1 x100, summarizer and Lead-k, for every set, length and language."""
+    lines = [
+        "| set | length | lang | docs | summarizer R1 / R2 / RL | Lead-k R1 / R2 / RL |",
+        "|---|---|---|---|---|---|",
+    ]
+    for label, gold in gold_sets.items():
+        for length, k in LENGTH_SENTENCES.items():
+            for name, group in summaries_report(gold, length)["by_lang"].items():
+                ours, lead = (
+                    " / ".join(f"{100 * group[side][m].fmeasure:.1f}" for m in METRICS)
+                    for side in ("summarizer", "lead")
+                )
+                lines.append(f"| {label} | {length} | {name} | {group['n']} | {ours} | Lead-{k} {lead} |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="tahqiq report summaries", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--gold", type=Path, help="one gold file (default: the tuning set and the held-out set)")
+    parser.add_argument("--length", default="short", choices=[*LENGTH_SENTENCES, "all"])
+    parser.add_argument(
+        "--verbose", action="store_true", help="per-document F1 and the sentences chosen (not with --length all)"
+    )
+    args = parser.parse_args(argv)
+    gold_sets = {"gold set": args.gold} if args.gold else GOLD_SETS
+    for gold in gold_sets.values():
+        if not gold.is_file():
+            print(f"no gold file {gold}: run from the repository or pass --gold", file=sys.stderr)
+            return 2
+    if args.length == "all":
+        print("ROUGE F1 x100 of the extractive summarizer and of Lead-k (k = the sentences of that length)")
+        print("\n".join(summaries_table(gold_sets)))
+        return 0
+    for label, gold in gold_sets.items():
+        _print_detail(label, gold, args.length, args.verbose)
     return 0
 
 
