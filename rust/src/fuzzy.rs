@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -62,7 +63,7 @@ struct LengthGroup {
 }
 
 /// A query prepared for scoring: symbol ids, its bucket mask and its bit-parallel match vectors.
-struct Query {
+pub struct Query {
     len: usize,
     mask: u64,
     blocks: usize,
@@ -75,6 +76,8 @@ pub struct Index {
     len: usize,
     alphabet: FxMap<char, u32>,
     groups: Vec<LengthGroup>,
+    /// Where each entry lives: (group, position in the group).
+    places: Vec<(u32, u32)>,
 }
 
 /// One candidate result: its score and entry index. Ordered best first, then by lower index.
@@ -141,15 +144,20 @@ impl Index {
             group.masks.push(mask);
         }
         groups.sort_unstable_by_key(|g| g.len);
-        for g in &mut groups {
+        let mut places = vec![(0u32, 0u32); entries.len()];
+        for (gi, g) in groups.iter_mut().enumerate() {
             g.ids.shrink_to_fit();
             g.masks.shrink_to_fit();
             g.symbols.shrink_to_fit();
+            for (j, &id) in g.ids.iter().enumerate() {
+                places[id as usize] = (gi as u32, j as u32);
+            }
         }
         Index {
             len: entries.len(),
             alphabet,
             groups,
+            places,
         }
     }
 
@@ -174,12 +182,17 @@ impl Index {
             })
             .sum();
         let alphabet = self.alphabet.capacity() * (std::mem::size_of::<(char, u32)>() + 1);
-        std::mem::size_of::<Index>() + groups + alphabet
+        std::mem::size_of::<Index>() + groups + alphabet + self.places.capacity() * 8
     }
 
-    fn prepare(&self, query: &str) -> Query {
+    /// Prepares `query` once for any number of searches and scorings.
+    pub fn prepare(&self, query: &str) -> Query {
+        self.prepare_chars(query.chars())
+    }
+
+    /// [`Index::prepare`] for a query given as chars.
+    pub fn prepare_chars(&self, query: impl Iterator<Item = char>) -> Query {
         let symbols: Vec<u32> = query
-            .chars()
             .map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN))
             .collect();
         let len = symbols.len();
@@ -243,9 +256,25 @@ impl Index {
         lcs
     }
 
+    /// The score of entry `index` against a prepared query (`rapidfuzz.fuzz.ratio / 100`).
+    pub fn score_entry(&self, q: &Query, index: u32) -> f64 {
+        let (g, j) = self.places[index as usize];
+        let group = &self.groups[g as usize];
+        let lb = group.len;
+        let j = j as usize;
+        score(
+            q.len + lb,
+            Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]),
+        )
+    }
+
     /// Best `top_k` entries scoring at least `threshold`, best first, ties by lower index.
     pub fn search(&self, query: &str, top_k: usize, threshold: f64) -> Vec<Hit> {
-        let q = self.prepare(query);
+        self.search_prepared(&self.prepare(query), top_k, threshold)
+    }
+
+    /// [`Index::search`] for a prepared query.
+    pub fn search_prepared(&self, q: &Query, top_k: usize, threshold: f64) -> Vec<Hit> {
         let mut top = TopK::new(top_k.min(self.len));
         if top.capacity == 0 {
             return Vec::new();
@@ -265,7 +294,7 @@ impl Index {
             if need == 0 {
                 // Everything in the group qualifies (only possible at a threshold of 0 or with empty strings).
                 for (j, &id) in group.ids.iter().enumerate() {
-                    let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                    let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                     top.offer(id, score(total, lcs), threshold);
                 }
                 continue;
@@ -283,7 +312,7 @@ impl Index {
             );
             for &j in &survivors {
                 let j = j as usize;
-                let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                 if lcs >= need {
                     top.offer(group.ids[j], score(total, lcs), threshold);
                 }
@@ -407,7 +436,10 @@ fn to_pairs(hits: Vec<Hit>) -> Vec<(usize, f64)> {
 }
 
 /// Collects a Python sequence (or any iterable) of `str` as borrowed `&str`s, naming the first bad item.
-fn collect_strs<'py>(items: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyString>>> {
+pub(crate) fn collect_strs<'py>(
+    items: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Bound<'py, PyString>>> {
     if items.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not a single str"
@@ -437,7 +469,14 @@ fn collect_strs<'py>(items: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Boun
 /// normalise both sides first (`tahqiq.core.normalize`) when that is what you mean.
 #[pyclass(module = "tahqiq._native", frozen)]
 pub struct Lexicon {
-    index: Index,
+    index: Arc<Index>,
+}
+
+impl Lexicon {
+    /// A Lexicon over an index another object also holds (the glossary's).
+    pub(crate) fn from_index(index: Arc<Index>) -> Lexicon {
+        Lexicon { index }
+    }
 }
 
 #[pymethods]
@@ -451,7 +490,7 @@ impl Lexicon {
             .collect::<PyResult<_>>()?;
         let py = entries.py();
         Ok(Lexicon {
-            index: py.detach(|| Index::new(&borrowed)),
+            index: Arc::new(py.detach(|| Index::new(&borrowed))),
         })
     }
 

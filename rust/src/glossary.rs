@@ -1,0 +1,445 @@
+//! The dialect glossary's per-request work in one native call: scan the text, normalise each word, and map it to
+//! corpus forms by exact form, normalised form, dialect clitics stripped, and fuzzy similarity.
+//!
+//! The rules are those of `tahqiq.analysis.dialect` (its module docstring); Python only turns the answers
+//! (per word: offsets, normalised form, and `(form index, match type, score)` triples) into JSON.
+//!
+//! Fuzzy matching is [`crate::fuzzy::Index`]. The answer is defined with one fuzzy search per word, the best
+//! `top_k + TIE_BREAK_CANDIDATES` forms scoring at least `min(threshold, 0.5)` ("H"): its scores both offer fuzzy
+//! matches and order the exact, normalised and clitic matches among themselves (a form outside H counts 0).
+//! [`Glossary::match_word`] gives the same answer from a narrower search, since the part of H at or above any
+//! cut-off `t >= min(threshold, 0.5)` is exactly the best `top_k + TIE_BREAK_CANDIDATES` forms at or above `t`:
+//! - with no exact, normalised or clitic match, only fuzzy matches at or above `threshold` can be answered, and
+//!   only the best `top_k` of them;
+//! - otherwise the cut-off is the lowest similarity of a matched form (so each one's place in H is known) or,
+//!   when those matches already fill `top_k`, the score of the `top_k`-th of them, below which no fuzzy match
+//!   can get in.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+use crate::fuzzy::{collect_strs, Hit, Index, Lexicon};
+use crate::normalize::{normalize_str, NormalizeOptions};
+use crate::scan::{scan_str, TokenKind};
+
+/// Shortest stem left after stripping clitics, in characters.
+pub const MIN_STEM: usize = 2;
+/// Fuzzy candidates beyond `top_k` whose similarity also orders the other matches.
+pub const TIE_BREAK_CANDIDATES: usize = 8;
+/// Score of a clitic match: below the exact and normalised matches, above most fuzzy ones.
+pub const CLITIC_SCORE: f64 = 0.95;
+
+/// Proclitic slots of the dialects in normalised spelling (ى→ي, ة→ه); one choice or none per slot, in order.
+const PROCLITIC_SLOTS: [&[&str]; 4] = [
+    &["و", "ف"],                                     // conjunctions
+    &["ما"],                                         // attached negation
+    &["رح", "ح", "ه", "ب", "د", "ع", "م", "ل", "ك"], // future, progressive, prepositions
+    &["ال"],                                         // article
+];
+const ENCLITICS: [&str; 21] = [
+    "ش", "هم", "هن", "ها", "كم", "كو", "كي", "نا", "ني", "ك", "ه", "و", "ي", "لهم", "لكم", "لنا",
+    "لها", "لك", "له", "لي", "لو",
+];
+const NEGATION_SUFFIX: &str = "ش";
+
+/// The match types, in order of preference at equal score; their codes are the Python-side indexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum MatchType {
+    Exact = 0,
+    Normalized = 1,
+    Clitic = 2,
+    Fuzzy = 3,
+}
+
+/// The one normalised form of the glossary: the default options plus ta marbuta and digits folded.
+pub const MATCH_FORM: NormalizeOptions = NormalizeOptions {
+    diacritics: true,
+    tatweel: true,
+    alef: true,
+    ya: true,
+    ta_marbuta: true,
+    digits: true,
+    punctuation: false,
+};
+
+pub fn match_form(text: &str) -> Cow<'_, str> {
+    normalize_str(text, &MATCH_FORM)
+}
+
+/// Every way to take dialect proclitics and enclitics off a normalised word, leaving at least [`MIN_STEM`]
+/// characters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
+/// included. Ordered by how much was stripped (least first), then by the stem.
+pub fn strip_clitics(form: &str) -> Vec<String> {
+    let mut prefixes: Vec<String> = vec![String::new()];
+    for slot in PROCLITIC_SLOTS {
+        for k in 0..prefixes.len() {
+            for clitic in slot {
+                let longer = format!("{}{clitic}", prefixes[k]);
+                if form.starts_with(&longer) {
+                    prefixes.push(longer);
+                }
+            }
+        }
+    }
+    let mut suffixes: Vec<Cow<'static, str>> = vec![Cow::Borrowed("")];
+    suffixes.extend(ENCLITICS.iter().map(|&e| Cow::Borrowed(e)));
+    suffixes.extend(
+        ENCLITICS
+            .iter()
+            .filter(|&&e| e != NEGATION_SUFFIX)
+            .map(|e| Cow::Owned(format!("{e}{NEGATION_SUFFIX}"))),
+    );
+    suffixes.retain(|s| form.ends_with(s.as_ref()));
+    let form_chars = form.chars().count();
+    let mut stems: Vec<String> = Vec::new();
+    let mut add = |stem: String| {
+        if !stems.contains(&stem) {
+            stems.push(stem);
+        }
+    };
+    for p in &prefixes {
+        for s in &suffixes {
+            if p.is_empty() && s.is_empty() {
+                continue;
+            }
+            if form_chars < p.chars().count() + s.chars().count() + MIN_STEM {
+                continue;
+            }
+            let stem = &form[p.len()..form.len() - s.len()];
+            add(stem.to_owned());
+            // سيارتي → سيارة: ta marbuta is written ت before an enclitic.
+            if !s.is_empty() {
+                if let Some(base) = stem.strip_suffix('ت') {
+                    add(format!("{base}ه"));
+                }
+            }
+        }
+    }
+    let mut keyed: Vec<(usize, String)> = stems
+        .into_iter()
+        .map(|s| (form_chars - s.chars().count(), s))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, s)| s).collect()
+}
+
+/// One match of a word: the form's index, how it matched and its score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Match {
+    pub index: u32,
+    pub kind: MatchType,
+    pub score: f64,
+}
+
+/// One word of the text and its matches, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WordMatches<'a> {
+    pub text: &'a str,
+    pub start: usize,
+    pub end: usize,
+    pub normalized: Cow<'a, str>,
+    pub matches: Vec<Match>,
+}
+
+/// The glossary index: the corpus forms by form, by normalised form (and CODA), by normalised stem, and fuzzily.
+pub struct Glossary {
+    by_raw: HashMap<String, Vec<u32>>,
+    by_norm: HashMap<String, Vec<u32>>,
+    by_stem: HashMap<String, Vec<u32>>,
+    keys: Vec<String>,
+    index: Arc<Index>,
+}
+
+/// Matches found so far for one word: few, so a vector searched linearly.
+struct Found(Vec<Match>);
+
+impl Found {
+    /// Keeps the better of the old and new match of a form: higher score, then the preferred type.
+    #[inline]
+    fn offer(&mut self, index: u32, kind: MatchType, score: f64, threshold: f64) {
+        if score < threshold {
+            return;
+        }
+        match self.0.iter_mut().find(|m| m.index == index) {
+            None => self.0.push(Match { index, kind, score }),
+            Some(old) => {
+                if score > old.score || (score == old.score && kind < old.kind) {
+                    old.kind = kind;
+                    old.score = score;
+                }
+            }
+        }
+    }
+}
+
+impl Glossary {
+    /// `forms[i]`, `codas[i]` and `stems[i]` describe form i as annotated in the corpus.
+    pub fn new(forms: &[&str], codas: &[&str], stems: &[&str]) -> Glossary {
+        let mut by_raw: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_norm: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_stem: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut keys = Vec::with_capacity(forms.len());
+        for (i, ((&form, &coda), &stem)) in forms.iter().zip(codas).zip(stems).enumerate() {
+            let i = i as u32;
+            by_raw.entry(form.to_owned()).or_default().push(i);
+            let key = match_form(form).into_owned();
+            let coda = match_form(coda);
+            by_norm.entry(key.clone()).or_default().push(i);
+            if coda != key.as_str() {
+                by_norm.entry(coda.into_owned()).or_default().push(i);
+            }
+            let stem = match_form(stem);
+            if stem.chars().count() >= MIN_STEM {
+                by_stem.entry(stem.into_owned()).or_default().push(i);
+            }
+            keys.push(key);
+        }
+        let borrowed: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let index = Arc::new(Index::new(&borrowed));
+        Glossary {
+            by_raw,
+            by_norm,
+            by_stem,
+            keys,
+            index,
+        }
+    }
+
+    /// The matches of one word (`raw` as written, `norm` its normalised form), best first, at most `top_k`.
+    pub fn match_word(&self, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
+        let mut found = Found(Vec::new());
+        for &i in self.by_raw.get(raw).into_iter().flatten() {
+            found.offer(i, MatchType::Exact, 1.0, threshold);
+        }
+        for &i in self.by_norm.get(norm).into_iter().flatten() {
+            found.offer(i, MatchType::Normalized, 1.0, threshold);
+        }
+        if found.0.len() < top_k {
+            for stem in strip_clitics(norm) {
+                let by_norm = self.by_norm.get(&stem).into_iter().flatten();
+                for &i in by_norm.chain(self.by_stem.get(&stem).into_iter().flatten()) {
+                    found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+                }
+            }
+        }
+        let query = self.index.prepare(norm);
+        let floor = threshold.min(0.5);
+        // The narrowest fuzzy search with the same answer (see the module docs).
+        let (cutoff, limit) = if found.0.is_empty() {
+            (threshold, top_k)
+        } else {
+            let lowest_similarity = found
+                .0
+                .iter()
+                .map(|m| self.index.score_entry(&query, m.index))
+                .filter(|&s| s >= floor)
+                .fold(f64::INFINITY, f64::min);
+            let entry_bar = if found.0.len() < top_k {
+                threshold
+            } else {
+                let mut scores: Vec<f64> = found.0.iter().map(|m| m.score).collect();
+                scores.sort_unstable_by(|a, b| b.total_cmp(a));
+                scores[top_k - 1].max(threshold)
+            };
+            (
+                lowest_similarity.min(entry_bar),
+                top_k + TIE_BREAK_CANDIDATES,
+            )
+        };
+        let hits = self.index.search_prepared(&query, limit, cutoff);
+        for h in &hits {
+            found.offer(h.index, MatchType::Fuzzy, h.score, threshold);
+        }
+        let similarity = |i: u32| {
+            hits.iter()
+                .find(|h| h.index == i)
+                .map_or(0.0, |h: &Hit| h.score)
+        };
+        let mut ranked: Vec<(Match, f64)> = found
+            .0
+            .into_iter()
+            .map(|m| (m, similarity(m.index)))
+            .collect();
+        ranked.sort_unstable_by(|(a, sa), (b, sb)| {
+            b.score
+                .total_cmp(&a.score)
+                .then(a.kind.cmp(&b.kind))
+                .then(sb.total_cmp(sa))
+                .then(a.index.cmp(&b.index))
+        });
+        ranked.truncate(top_k);
+        ranked.into_iter().map(|(m, _)| m).collect()
+    }
+
+    /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
+    pub fn lookup<'a>(&self, text: &'a str, top_k: usize, threshold: f64) -> Vec<WordMatches<'a>> {
+        scan_str(text)
+            .into_iter()
+            .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
+            .map(|t| {
+                let normalized = match_form(t.text);
+                let matches = self.match_word(t.text, &normalized, top_k, threshold);
+                WordMatches {
+                    text: t.text,
+                    start: t.span.start,
+                    end: t.span.end,
+                    normalized,
+                    matches,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Below this many bytes of text `GlossaryIndex.lookup` keeps the GIL: handing it over would cost more.
+const DETACH_MIN_BYTES: usize = 512;
+
+/// The dialect glossary's index of corpus forms; see `tahqiq.analysis.dialect`.
+///
+/// `GlossaryIndex(forms, codas, stems)`: form i of the corpus as written, its CODA spelling and its stem.
+#[pyclass(module = "tahqiq._native", frozen)]
+pub struct GlossaryIndex {
+    glossary: Glossary,
+}
+
+#[pymethods]
+impl GlossaryIndex {
+    /// Names of the match types, indexed by their codes in `lookup` answers.
+    #[classattr]
+    const MATCH_TYPES: (&'static str, &'static str, &'static str, &'static str) =
+        ("exact", "normalized", "clitic", "fuzzy");
+    /// Score of a clitic match.
+    #[classattr]
+    const CLITIC_SCORE: f64 = CLITIC_SCORE;
+    /// Fuzzy candidates beyond `top_k` whose similarity orders exact, normalised and clitic matches.
+    #[classattr]
+    const TIE_BREAK_CANDIDATES: usize = TIE_BREAK_CANDIDATES;
+
+    #[new]
+    fn py_new(
+        forms: &Bound<'_, PyAny>,
+        codas: &Bound<'_, PyAny>,
+        stems: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let forms = collect_strs(forms, "forms")?;
+        let codas = collect_strs(codas, "codas")?;
+        let stems = collect_strs(stems, "stems")?;
+        if codas.len() != forms.len() || stems.len() != forms.len() {
+            return Err(PyValueError::new_err(format!(
+                "forms, codas and stems must have the same length, got {}, {} and {}",
+                forms.len(),
+                codas.len(),
+                stems.len()
+            )));
+        }
+        fn borrow<'a>(v: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
+            v.iter().map(|s| s.to_str()).collect()
+        }
+        Ok(GlossaryIndex {
+            glossary: Glossary::new(&borrow(&forms)?, &borrow(&codas)?, &borrow(&stems)?),
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.glossary.keys.len()
+    }
+
+    /// The normalised form of each corpus form, in index order (what fuzzy matching compares).
+    #[getter]
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, &self.glossary.keys)
+    }
+
+    /// A `Lexicon` over `keys`, sharing this index's fuzzy search.
+    #[getter]
+    fn lexicon(&self) -> Lexicon {
+        Lexicon::from_index(Arc::clone(&self.glossary.index))
+    }
+
+    /// lookup(text, top_k=3, threshold=0.65)
+    /// --
+    ///
+    /// For each word and number of `text` (as `scan` finds them): `(start, end, token, normalized, matches)`,
+    /// where `matches` holds at most `top_k` `(form index, match type, score)` triples scoring at least
+    /// `threshold`, best first; match types 0 exact, 1 normalized, 2 clitic, 3 fuzzy.
+    #[pyo3(signature = (text, top_k=3, threshold=0.65))]
+    fn lookup<'py>(
+        &self,
+        text: &Bound<'py, PyString>,
+        top_k: isize,
+        threshold: f64,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = text.py();
+        if top_k < 1 {
+            return Err(PyValueError::new_err(format!(
+                "top_k must be at least 1, got {top_k}"
+            )));
+        }
+        if !(0.0..=1.0).contains(&threshold) {
+            return Err(PyValueError::new_err(format!(
+                "threshold must be between 0 and 1, got {threshold}"
+            )));
+        }
+        let top_k = top_k as usize;
+        let source = text.to_str()?;
+        let words = if source.len() >= DETACH_MIN_BYTES {
+            py.detach(|| self.glossary.lookup(source, top_k, threshold))
+        } else {
+            self.glossary.lookup(source, top_k, threshold)
+        };
+        let rows = words
+            .into_iter()
+            .map(|w| {
+                let token = PyString::new(py, w.text);
+                let normalized = match &w.normalized {
+                    Cow::Borrowed(_) => token.clone(),
+                    Cow::Owned(s) => PyString::new(py, s),
+                };
+                let matches = PyList::new(
+                    py,
+                    w.matches.iter().map(|m| (m.index, m.kind as u8, m.score)),
+                )?;
+                PyTuple::new(
+                    py,
+                    [
+                        w.start.into_pyobject(py)?.into_any(),
+                        w.end.into_pyobject(py)?.into_any(),
+                        token.into_any(),
+                        normalized.into_any(),
+                        matches.into_any(),
+                    ],
+                )
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, rows)
+    }
+}
+
+/// strip_clitics(form)
+/// --
+///
+/// Every way to take dialect proclitics and enclitics off a normalised word, leaving at least two letters
+/// (before an enclitic, ت is also read back as ta marbuta, normalised ه); the word itself is not included.
+/// Ordered by how much was stripped (least first), then by the stem.
+#[pyfunction(name = "strip_clitics")]
+fn py_strip_clitics(form: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let form = form.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "form must be str, not {}",
+            form.get_type().name().map_or("?".into(), |n| n.to_string())
+        ))
+    })?;
+    Ok(strip_clitics(form.to_str()?))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<GlossaryIndex>()?;
+    m.add_function(wrap_pyfunction!(py_strip_clitics, m)?)?;
+    Ok(())
+}
