@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from tahqiq.core import normalize, scan
@@ -118,4 +119,51 @@ class ReferenceGlossary:
             found = self.matches(t.text, norm, top_k, threshold)
             codes = [(i, TYPE_RANK[match_type], score) for i, match_type, score in found]
             out.append((t.start, t.end, t.text, norm, codes))
+        return out
+
+
+class ReferenceAnswers:
+    """The glossary's `tokens` as the first Python version answered them, for corpora of `Sentence`s (the shipped
+    corpus first, then the others by name): one entry per form and dialect lemma with up to five references."""
+
+    def __init__(self, corpora: dict[str, list[Any]]) -> None:
+        entries: dict[tuple[str, str], dict[str, Any]] = {}
+        for name in sorted(corpora, key=lambda n: (n != "tahqiq", n)):
+            for s in corpora[name]:
+                for i, t in enumerate(s.tokens):
+                    if t.pos == "punc":
+                        continue
+                    entry = entries.setdefault((t.token, t.dialect_lemma), {"token": t, "refs": []})
+                    if len(entry["refs"]) < 5:
+                        entry["refs"].append({"sentence_id": s.sentence_id, "token_index": i, "corpus": name})
+        self.rows = rows = list(entries.values())
+        self.glossary = ReferenceGlossary(
+            [e["token"].token for e in rows], [e["token"].coda for e in rows], [e["token"].stem for e in rows]
+        )
+
+    def __call__(
+        self, text: str, top_k: int = 3, threshold: float = 0.65, include_offsets: bool = False
+    ) -> list[dict[str, Any]]:
+        out = []
+        for start, end, token, norm, found in self.glossary.lookup(text, top_k, threshold):
+            row: dict[str, Any] = {"token": token, "normalized": norm}
+            if include_offsets:
+                row["start"], row["end"] = start, end
+            row["matches"] = []
+            for i, code, score in found:
+                t = self.rows[i]["token"]
+                row["matches"].append(
+                    {
+                        "form": t.token,
+                        "coda": t.coda,
+                        "msa_lemma": t.msa_lemma,
+                        "dialect_lemma": t.dialect_lemma,
+                        "gloss": t.gloss,
+                        "pos": t.pos,
+                        "score": score,
+                        "match_type": list(TYPE_RANK)[code],
+                        "refs": self.rows[i]["refs"],
+                    }
+                )
+            out.append(row)
         return out

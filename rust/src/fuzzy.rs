@@ -327,15 +327,30 @@ impl Index {
 fn filter_masks(masks: &[u64], qmask: u64, entry_slack: u32, query_slack: u32, out: &mut Vec<u32>) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has just been checked for the `popcnt` instruction.
-            unsafe { filter_masks_popcnt(masks, qmask, entry_slack, query_slack, out) };
+        if std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx512vl")
+        {
+            // SAFETY: the CPU has just been checked for these instructions.
+            unsafe { filter_masks_avx512(masks, qmask, entry_slack, query_slack, out) };
+            return;
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: as above.
+            unsafe { filter_masks_avx2(masks, qmask, entry_slack, query_slack, out) };
             return;
         }
     }
     filter_masks_portable(masks, qmask, entry_slack, query_slack, out);
 }
 
+/// Whether one entry's mask leaves room: branch-free, so that the compiler can vectorise it.
+#[inline(always)]
+fn mask_passes(m: u64, qmask: u64, entry_slack: u32, query_slack: u32) -> bool {
+    ((m & !qmask).count_ones() <= entry_slack) & ((qmask & !m).count_ones() <= query_slack)
+}
+
+/// Eight entries at a time: their verdicts become one byte of bits (a vector compare and a movemask once
+/// vectorised), and only the survivors are visited.
 #[inline(always)]
 fn filter_masks_portable(
     masks: &[u64],
@@ -344,18 +359,42 @@ fn filter_masks_portable(
     query_slack: u32,
     out: &mut Vec<u32>,
 ) {
-    for (j, &m) in masks.iter().enumerate() {
-        let entry_misses = (m & !qmask).count_ones();
-        let query_misses = (qmask & !m).count_ones();
-        if entry_misses <= entry_slack && query_misses <= query_slack {
-            out.push(j as u32);
+    const LANES: usize = 8;
+    let chunks = masks.chunks_exact(LANES);
+    let rest = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        let mut bits = 0u32;
+        for (k, &m) in chunk.iter().enumerate() {
+            bits |= u32::from(mask_passes(m, qmask, entry_slack, query_slack)) << k;
+        }
+        while bits != 0 {
+            out.push((c * LANES) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+    let base = masks.len() - rest.len();
+    for (k, &m) in rest.iter().enumerate() {
+        if mask_passes(m, qmask, entry_slack, query_slack) {
+            out.push((base + k) as u32);
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn filter_masks_popcnt(
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
+unsafe fn filter_masks_avx512(
+    masks: &[u64],
+    qmask: u64,
+    entry_slack: u32,
+    query_slack: u32,
+    out: &mut Vec<u32>,
+) {
+    filter_masks_portable(masks, qmask, entry_slack, query_slack, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn filter_masks_avx2(
     masks: &[u64],
     qmask: u64,
     entry_slack: u32,
