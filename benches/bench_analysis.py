@@ -16,11 +16,10 @@ import statistics
 import sys
 import tempfile
 import time
-from pathlib import Path
-from urllib.parse import quote
-
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from rapidfuzz import fuzz, process
 from tahqiq.analysis.dialect import DialectIndex, match_form

@@ -279,11 +279,22 @@ impl Index {
         if top.capacity == 0 {
             return Vec::new();
         }
-        // Nearest lengths first: they hold the best scores, which then raise the bar for the rest.
-        let mut order: Vec<&LengthGroup> = self.groups.iter().collect();
-        order.sort_by_key(|g| (g.len.abs_diff(q.len), g.len));
-        let mut survivors: Vec<u32> = Vec::new();
-        for group in order {
+        // Nearest lengths first (shorter first at equal distance): they hold the best scores, which then raise
+        // the bar for the rest. The groups ascend by length, so walk outwards from the query's length.
+        let mut above = self.groups.partition_point(|g| g.len < q.len);
+        let mut below = above;
+        let mut survivors: Vec<u32> = Vec::with_capacity(64);
+        while below > 0 || above < self.groups.len() {
+            let take_below = above == self.groups.len()
+                || (below > 0
+                    && q.len - self.groups[below - 1].len <= self.groups[above].len - q.len);
+            let group = if take_below {
+                below -= 1;
+                &self.groups[below]
+            } else {
+                above += 1;
+                &self.groups[above - 1]
+            };
             let lb = group.len;
             let total = q.len + lb;
             let bar = top.bar(threshold);

@@ -76,57 +76,61 @@ pub fn match_form(text: &str) -> Cow<'_, str> {
 /// characters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
 /// included. Ordered by how much was stripped (least first), then by the stem.
 pub fn strip_clitics(form: &str) -> Vec<String> {
-    let mut prefixes: Vec<String> = vec![String::new()];
+    stems_of(form).into_iter().map(Cow::into_owned).collect()
+}
+
+/// [`strip_clitics`] without copying the stems that are slices of `form`.
+fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
+    // Prefixes and suffixes are slices of `form`: kept as byte lengths (and char counts), nothing is built.
+    let mut prefixes: Vec<(usize, usize)> = vec![(0, 0)];
     for slot in PROCLITIC_SLOTS {
         for k in 0..prefixes.len() {
+            let (bytes, chars) = prefixes[k];
             for clitic in slot {
-                let longer = format!("{}{clitic}", prefixes[k]);
-                if form.starts_with(&longer) {
-                    prefixes.push(longer);
+                if form[bytes..].starts_with(clitic) {
+                    prefixes.push((bytes + clitic.len(), chars + clitic.chars().count()));
                 }
             }
         }
     }
-    let mut suffixes: Vec<Cow<'static, str>> = vec![Cow::Borrowed("")];
-    suffixes.extend(ENCLITICS.iter().map(|&e| Cow::Borrowed(e)));
-    suffixes.extend(
-        ENCLITICS
-            .iter()
-            .filter(|&&e| e != NEGATION_SUFFIX)
-            .map(|e| Cow::Owned(format!("{e}{NEGATION_SUFFIX}"))),
-    );
-    suffixes.retain(|s| form.ends_with(s.as_ref()));
+    let mut suffixes: Vec<(usize, usize)> = vec![(0, 0)];
+    for e in ENCLITICS {
+        if form.ends_with(e) {
+            suffixes.push((e.len(), e.chars().count()));
+        }
+    }
+    if let Some(rest) = form.strip_suffix(NEGATION_SUFFIX) {
+        for e in ENCLITICS.iter().filter(|&&e| e != NEGATION_SUFFIX) {
+            if rest.ends_with(e) {
+                suffixes.push((e.len() + NEGATION_SUFFIX.len(), e.chars().count() + 1));
+            }
+        }
+    }
     let form_chars = form.chars().count();
-    let mut stems: Vec<String> = Vec::new();
-    let mut add = |stem: String| {
-        if !stems.contains(&stem) {
-            stems.push(stem);
+    let mut stems: Vec<(usize, Cow<'a, str>)> = Vec::new();
+    let mut add = |stem: Cow<'a, str>, stripped: usize| {
+        if !stems.iter().any(|(_, s)| *s == stem) {
+            stems.push((stripped, stem));
         }
     };
-    for p in &prefixes {
-        for s in &suffixes {
-            if p.is_empty() && s.is_empty() {
+    for &(p_bytes, p_chars) in &prefixes {
+        for &(s_bytes, s_chars) in &suffixes {
+            if p_bytes + s_bytes == 0 || form_chars < p_chars + s_chars + MIN_STEM {
                 continue;
             }
-            if form_chars < p.chars().count() + s.chars().count() + MIN_STEM {
-                continue;
-            }
-            let stem = &form[p.len()..form.len() - s.len()];
-            add(stem.to_owned());
+            let stem = &form[p_bytes..form.len() - s_bytes];
+            add(Cow::Borrowed(stem), p_chars + s_chars);
             // سيارتي → سيارة: ta marbuta is written ت before an enclitic.
-            if !s.is_empty() {
+            if s_bytes > 0 {
                 if let Some(base) = stem.strip_suffix('ت') {
-                    add(format!("{base}ه"));
+                    add(Cow::Owned(format!("{base}ه")), p_chars + s_chars);
                 }
             }
         }
     }
-    let mut keyed: Vec<(usize, String)> = stems
-        .into_iter()
-        .map(|s| (form_chars - s.chars().count(), s))
-        .collect();
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, s)| s).collect()
+    // The stripped length is the same however a stem was reached (it is the form's length less the stem's).
+    stems.sort_unstable();
+    stems.into_iter().map(|(_, s)| s).collect()
 }
 
 /// One match of a word: the form's index, how it matched and its score.
@@ -221,9 +225,9 @@ impl Glossary {
             found.offer(i, MatchType::Normalized, 1.0, threshold);
         }
         if found.0.len() < top_k {
-            for stem in strip_clitics(norm) {
-                let by_norm = self.by_norm.get(&stem).into_iter().flatten();
-                for &i in by_norm.chain(self.by_stem.get(&stem).into_iter().flatten()) {
+            for stem in stems_of(norm) {
+                let by_norm = self.by_norm.get(stem.as_ref()).into_iter().flatten();
+                for &i in by_norm.chain(self.by_stem.get(stem.as_ref()).into_iter().flatten()) {
                     found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
                 }
             }
