@@ -18,9 +18,9 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
+import orjson
 from rapidfuzz import fuzz, process
 from tahqiq.analysis.dialect import DialectIndex, match_form
 from tahqiq.analysis.importer import shipped_corpus
@@ -85,37 +85,48 @@ class RapidfuzzGlossary:
                 for i in (*self.by_norm.get(stem, ()), *self.by_stem.get(stem, ())):
                     offer(i, self.CLITIC, GlossaryIndex.CLITIC_SCORE)
         if not found:
-            cutoff, limit = threshold, top_k
-        else:
-            floor = min(threshold, 0.5)
-            similar = [s for i in found if (s := fuzz.ratio(norm, self.keys[i]) / 100) >= floor]
-            scores = sorted((score for _, score in found.values()), reverse=True)
-            bar = threshold if len(found) < top_k else max(threshold, scores[top_k - 1])
-            cutoff, limit = min([*similar, bar]), top_k + GlossaryIndex.TIE_BREAK_CANDIDATES
-        # A hair under the cut-off, then the exact test: the percentage may round either way.
-        extracted = process.extract(norm, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff * 100 - 1e-9)
-        hits = [(i, score / 100) for _, score, i in extracted if score / 100 >= cutoff]
+            return [(i, self.FUZZY, score) for i, score in self.extract(norm, top_k, threshold)]
+        # One search for everything the native call may need two for (rapidfuzz scans every form whatever the
+        # cut-off): H's part at or above the lowest similarity of a match found and the bar for fuzzy matches.
+        floor = min(threshold, 0.5)
+        similar = [s for i in found if (s := fuzz.ratio(norm, self.keys[i]) / 100) >= floor]
+        scores = sorted((score for _, score in found.values()), reverse=True)
+        bar = threshold if len(found) < top_k else max(threshold, scores[top_k - 1])
+        hits = self.extract(norm, top_k + GlossaryIndex.TIE_BREAK_CANDIDATES, min([*similar, bar]))
         for i, score in hits:
             offer(i, self.FUZZY, score)
         similarity = dict(hits)
         ranked = sorted(found.items(), key=lambda kv: (-kv[1][1], kv[1][0], -similarity.get(kv[0], 0.0), kv[0]))
         return [(i, code, score) for i, (code, score) in ranked[:top_k]]
 
-    def __call__(self, text: str, top_k: int = TOP_K, threshold: float = THRESHOLD) -> list[dict[str, Any]]:
+    def extract(self, norm: str, limit: int, cutoff: float) -> list[tuple[int, float]]:
+        """The best `limit` forms scoring at least `cutoff`, best first (the fuzzy stage)."""
+        # A hair under the cut-off, then the exact test: the percentage may round either way.
+        extracted = process.extract(norm, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff * 100 - 1e-9)
+        return [(i, score / 100) for _, score, i in extracted if score / 100 >= cutoff]
+
+    def words(self, text: str, top_k: int = TOP_K, threshold: float = THRESHOLD) -> list[GlossaryWord]:
+        """`GlossaryIndex.lookup` rows for `text`."""
         words: list[GlossaryWord] = []
         for t in scan(text):
             if t.kind in ("word", "number"):
                 norm = match_form(t.text)
                 words.append((t.start, t.end, t.text, norm, self.match_word(t.text, norm, top_k, threshold)))
-        return self.glossary.assemble(words, False)
+        return words
+
+    def __call__(self, text: str) -> orjson.Fragment:
+        """The JSON answer, as `DialectIndex.glossary_json` gives it (what the HTTP route sends)."""
+        return orjson.Fragment(self.glossary.native.render_json(self.words(text), False))
 
 
 def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> list[harness.Row]:
     rapidfuzz_glossary = RapidfuzzGlossary(index)
-    assert [index.glossary(t) for t in texts] == [rapidfuzz_glossary(t) for t in texts], "answers differ"
+    g = index.glossary_index("all")
+    assert [index.glossary(t) for t in texts] == [g.assemble(rapidfuzz_glossary.words(t), False) for t in texts]
+    assert [orjson.dumps(index.glossary_json(t)) for t in texts] == [orjson.dumps(rapidfuzz_glossary(t)) for t in texts]
     repeats = 3 if ctx.quick else 9
     ours, anchor = harness.paired_medians(
-        lambda: [index.glossary(t) for t in texts],
+        lambda: [index.glossary_json(t) for t in texts],
         lambda: [rapidfuzz_glossary(t) for t in texts],
         repeats=repeats,
     )

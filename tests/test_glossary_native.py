@@ -98,6 +98,58 @@ def test_json_assembly_equals_the_dict_assembly(shipped: DialectIndex) -> None:
             assert orjson.dumps(shipped.glossary_json(text, **kw)) == orjson.dumps(as_dicts)  # type: ignore[arg-type]
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 10_000),
+            st.text(max_size=6),
+            st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.floats(allow_nan=False, allow_infinity=False))),
+        ),
+        max_size=4,
+    ),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_native_json_is_what_orjson_writes(
+    rows: list[tuple[int, str, list[tuple[int, int, float]]]], offsets: bool
+) -> None:
+    annotations = [{"form": f, "coda": f, "pos": "noun", "gloss": 'say "hi"\n'} for f in ("بدي", "a\x01", "ب\\ت")]
+    refs = [[{"sentence_id": i, "token_index": 0, "corpus": "c"}] for i in range(3)]
+    g = GlossaryIndex(
+        [a["form"] for a in annotations],
+        [a["coda"] for a in annotations],
+        [a["form"] for a in annotations],
+        heads=[orjson.dumps(a)[:-1] + b',"score":' for a in annotations],
+        refs=[orjson.dumps(r) for r in refs],
+    )
+    words = [(start, start + len(token), token, token.upper(), found) for start, token, found in rows]
+    expected = []
+    for start, end, token, normalized, found in words:
+        row: dict[str, Any] = {"token": token, "normalized": normalized}
+        if offsets:
+            row["start"], row["end"] = start, end
+        row["matches"] = [
+            {**annotations[i], "score": score, "match_type": GlossaryIndex.MATCH_TYPES[code], "refs": refs[i]}
+            for i, code, score in found
+        ]
+        expected.append(row)
+    assert g.render_json(words, offsets) == orjson.dumps(expected)
+
+
+def test_json_needs_the_pre_serialised_parts() -> None:
+    bare = GlossaryIndex(["بدي"], ["بدي"], ["بدي"])
+    with pytest.raises(ValueError, match="without heads and refs"):
+        bare.lookup_json("بدي")
+    with pytest.raises(ValueError, match="go together"):
+        GlossaryIndex(["بدي"], ["بدي"], ["بدي"], heads=[b"{"])
+    g = GlossaryIndex(["بدي"], ["بدي"], ["بدي"], heads=[b'{"score":'], refs=[b"[]"])
+    assert orjson.loads(g.lookup_json("بدي")) == [
+        {"token": "بدي", "normalized": "بدي", "matches": [{"score": 1.0, "match_type": "exact", "refs": []}]}
+    ]
+    with pytest.raises(ValueError, match="names no form"):
+        g.render_json([(0, 1, "x", "x", [(1, 0, 1.0)])])
+
+
 def test_lexicon_shares_the_glossary_keys(shipped: DialectIndex) -> None:
     g = shipped.glossary_index("all")
     assert isinstance(g.lexicon, Lexicon) and len(g.lexicon) == len(g.native) == len(g.keys)

@@ -11,9 +11,10 @@
 //! cut-off `t >= min(threshold, 0.5)` is exactly the best `top_k + TIE_BREAK_CANDIDATES` forms at or above `t`:
 //! - with no exact, normalised or clitic match, only fuzzy matches at or above `threshold` can be answered, and
 //!   only the best `top_k` of them;
-//! - otherwise the cut-off is the lowest similarity of a matched form (so each one's place in H is known) or,
-//!   when those matches already fill `top_k`, the score of the `top_k`-th of them, below which no fuzzy match
-//!   can get in.
+//! - otherwise the fuzzy matches that can get in are among the best `top_k + (matches found)` at or above
+//!   `threshold` (or, when the matches found already fill `top_k`, at or above the `top_k`-th one's score);
+//!   a matched form missing from those is looked up in H's part at or above its own similarity, a second
+//!   search that is rarely needed (an exact match scores 1 and comes first).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -21,9 +22,9 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use crate::fuzzy::{collect_strs, Hit, Index, Lexicon};
+use crate::fuzzy::{collect_strs, Index, Lexicon};
 use crate::normalize::{normalize_str, NormalizeOptions};
 use crate::scan::{scan_str, TokenKind};
 
@@ -233,43 +234,72 @@ impl Glossary {
             }
         }
         let query = self.index.prepare(norm);
+        if found.0.is_empty() {
+            // Only fuzzy matches, ranked as the search ranks them.
+            let hits = self.index.search_prepared(&query, top_k, threshold);
+            return hits
+                .into_iter()
+                .map(|h| Match {
+                    index: h.index,
+                    kind: MatchType::Fuzzy,
+                    score: h.score,
+                })
+                .collect();
+        }
         let floor = threshold.min(0.5);
-        // The narrowest fuzzy search with the same answer (see the module docs).
-        let (cutoff, limit) = if found.0.is_empty() {
-            (threshold, top_k)
+        let in_h = top_k + TIE_BREAK_CANDIDATES;
+        // Fuzzy matches below the top_k-th of these can no longer get in.
+        let bar = if found.0.len() < top_k {
+            threshold
         } else {
-            let lowest_similarity = found
-                .0
-                .iter()
-                .map(|m| self.index.score_entry(&query, m.index))
-                .filter(|&s| s >= floor)
-                .fold(f64::INFINITY, f64::min);
-            let entry_bar = if found.0.len() < top_k {
-                threshold
-            } else {
-                let mut scores: Vec<f64> = found.0.iter().map(|m| m.score).collect();
-                scores.sort_unstable_by(|a, b| b.total_cmp(a));
-                scores[top_k - 1].max(threshold)
-            };
-            (
-                lowest_similarity.min(entry_bar),
-                top_k + TIE_BREAK_CANDIDATES,
-            )
+            let mut scores: Vec<f64> = found.0.iter().map(|m| m.score).collect();
+            scores.sort_unstable_by(|a, b| b.total_cmp(a));
+            scores[top_k - 1].max(threshold)
         };
-        let hits = self.index.search_prepared(&query, limit, cutoff);
+        // Among the best `top_k + found` fuzzy hits are the best `top_k` that are not matches already.
+        let limit = (top_k + found.0.len()).min(in_h);
+        let hits = self.index.search_prepared(&query, limit, bar);
+        // The similarity of each match found so far: its score in H, if it is in H (see the module docs).
+        let mut similarity: Vec<Option<f64>> = Vec::with_capacity(found.0.len());
+        let mut unsure = f64::INFINITY;
+        for m in &found.0 {
+            let known = hits.iter().find(|h| h.index == m.index).map(|h| h.score);
+            if known.is_none() {
+                let s = self.index.score_entry(&query, m.index);
+                if s >= floor {
+                    unsure = unsure.min(s);
+                }
+            }
+            similarity.push(known);
+        }
+        if unsure.is_finite() {
+            // Whether those are in H: H's part at or above the lowest of their scores.
+            let deeper = self.index.search_prepared(&query, in_h, unsure);
+            for (m, sim) in found.0.iter().zip(similarity.iter_mut()) {
+                if sim.is_none() {
+                    *sim = deeper.iter().find(|h| h.index == m.index).map(|h| h.score);
+                }
+            }
+        }
+        let mut ranked: Vec<(Match, f64)> = Vec::with_capacity(found.0.len() + hits.len());
+        let candidates = std::mem::take(&mut found.0);
+        for (m, sim) in candidates.iter().zip(&similarity) {
+            found.0.push(*m);
+            if let Some(s) = *sim {
+                // A form in H is also offered as a fuzzy match (better only when its score is higher).
+                found.offer(m.index, MatchType::Fuzzy, s, threshold);
+            }
+        }
         for h in &hits {
             found.offer(h.index, MatchType::Fuzzy, h.score, threshold);
         }
-        let similarity = |i: u32| {
-            hits.iter()
-                .find(|h| h.index == i)
-                .map_or(0.0, |h: &Hit| h.score)
-        };
-        let mut ranked: Vec<(Match, f64)> = found
-            .0
-            .into_iter()
-            .map(|m| (m, similarity(m.index)))
-            .collect();
+        for m in found.0 {
+            let sim = match candidates.iter().position(|c| c.index == m.index) {
+                Some(k) => similarity[k].unwrap_or(0.0),
+                None => m.score,
+            };
+            ranked.push((m, sim));
+        }
         ranked.sort_unstable_by(|(a, sa), (b, sb)| {
             b.score
                 .total_cmp(&a.score)
@@ -301,6 +331,127 @@ impl Glossary {
     }
 }
 
+/// The pre-serialised parts of each form's match object: `head` is its JSON up to and including `"score":`,
+/// `refs` the JSON array of its references. A match is `head score ,"match_type":"…","refs":refs }`.
+pub struct JsonParts {
+    pub heads: Vec<Vec<u8>>,
+    pub refs: Vec<Vec<u8>>,
+}
+
+const TYPE_NAMES: [&str; 4] = ["exact", "normalized", "clitic", "fuzzy"];
+
+/// Appends `s` as a JSON string, escaped as orjson escapes it (`"`, `\\` and control characters only).
+pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            0x00..=0x1f => 0,
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[from..i]);
+        if short == 0 {
+            out.extend_from_slice(format!("\\u{b:04x}").as_bytes());
+        } else {
+            out.extend_from_slice(&[b'\\', short]);
+        }
+        from = i + 1;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+/// Appends a finite float as orjson writes it: the shortest round-trip digits, `1.0` for integers, and an
+/// exponent below 1e-5 (`1e-6`, `1.5e-7`) or from 1e16 on (`1e+16`).
+pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
+    let mut buf = ryu_js::Buffer::new();
+    let js = buf.format_finite(v);
+    let (sign, digits) = js.strip_prefix('-').map_or(("", js), |d| ("-", d));
+    // ECMAScript writes -0 as "0".
+    let sign = if v == 0.0 && v.is_sign_negative() {
+        "-"
+    } else {
+        sign
+    };
+    out.extend_from_slice(sign.as_bytes());
+    if let Some(fraction) = digits.strip_prefix("0.00000") {
+        // ECMAScript keeps 1e-6 <= |v| < 1e-5 in positional form; orjson does not.
+        let zeros = fraction.len() - fraction.trim_start_matches('0').len();
+        let significant = &fraction[zeros..];
+        out.extend_from_slice(significant[..1].as_bytes());
+        if significant.len() > 1 {
+            out.push(b'.');
+            out.extend_from_slice(significant[1..].as_bytes());
+        }
+        out.extend_from_slice(format!("e-{}", zeros + 6).as_bytes());
+    } else if digits.contains(['.', 'e']) {
+        out.extend_from_slice(digits.as_bytes());
+    } else if digits.len() > 16 {
+        // ECMAScript writes integers below 1e21 in full; orjson uses an exponent from 1e16.
+        let trimmed = digits.trim_end_matches('0');
+        out.extend_from_slice(trimmed[..1].as_bytes());
+        if trimmed.len() > 1 {
+            out.push(b'.');
+            out.extend_from_slice(trimmed[1..].as_bytes());
+        }
+        out.extend_from_slice(format!("e+{}", digits.len() - 1).as_bytes());
+    } else {
+        out.extend_from_slice(digits.as_bytes());
+        out.extend_from_slice(b".0");
+    }
+}
+
+/// One word to render: offsets, token, normalised form and its matches as `(form, type code, score)`.
+pub type WordRow<'a> = (usize, usize, &'a str, &'a str, &'a [(u32, u8, f64)]);
+
+impl JsonParts {
+    /// The glossary's `tokens` array, byte for byte as `orjson.dumps` writes the Python objects.
+    pub fn render<'a>(
+        &self,
+        words: impl Iterator<Item = WordRow<'a>>,
+        include_offsets: bool,
+    ) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        out.push(b'[');
+        for (w, (start, end, token, normalized, matches)) in words.enumerate() {
+            if w > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"token\":");
+            write_json_str(&mut out, token);
+            out.extend_from_slice(b",\"normalized\":");
+            write_json_str(&mut out, normalized);
+            if include_offsets {
+                out.extend_from_slice(format!(",\"start\":{start},\"end\":{end}").as_bytes());
+            }
+            out.extend_from_slice(b",\"matches\":[");
+            for (k, &(index, code, score)) in matches.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&self.heads[index as usize]);
+                write_json_float(&mut out, score);
+                out.extend_from_slice(b",\"match_type\":\"");
+                out.extend_from_slice(TYPE_NAMES[code as usize].as_bytes());
+                out.extend_from_slice(b"\",\"refs\":");
+                out.extend_from_slice(&self.refs[index as usize]);
+                out.push(b'}');
+            }
+            out.extend_from_slice(b"]}");
+        }
+        out.push(b']');
+        out
+    }
+}
+
 /// Below this many bytes of text `GlossaryIndex.lookup` keeps the GIL: handing it over would cost more.
 const DETACH_MIN_BYTES: usize = 512;
 
@@ -310,6 +461,7 @@ const DETACH_MIN_BYTES: usize = 512;
 #[pyclass(module = "tahqiq._native", frozen)]
 pub struct GlossaryIndex {
     glossary: Glossary,
+    json: Option<JsonParts>,
 }
 
 #[pymethods]
@@ -326,10 +478,13 @@ impl GlossaryIndex {
     const TIE_BREAK_CANDIDATES: usize = TIE_BREAK_CANDIDATES;
 
     #[new]
+    #[pyo3(signature = (forms, codas, stems, *, heads=None, refs=None))]
     fn py_new(
         forms: &Bound<'_, PyAny>,
         codas: &Bound<'_, PyAny>,
         stems: &Bound<'_, PyAny>,
+        heads: Option<Vec<Vec<u8>>>,
+        refs: Option<Vec<Vec<u8>>>,
     ) -> PyResult<Self> {
         let forms = collect_strs(forms, "forms")?;
         let codas = collect_strs(codas, "codas")?;
@@ -345,8 +500,22 @@ impl GlossaryIndex {
         fn borrow<'a>(v: &'a [Bound<'_, PyString>]) -> PyResult<Vec<&'a str>> {
             v.iter().map(|s| s.to_str()).collect()
         }
+        let json = match (heads, refs) {
+            (None, None) => None,
+            (Some(heads), Some(refs))
+                if heads.len() == forms.len() && refs.len() == forms.len() =>
+            {
+                Some(JsonParts { heads, refs })
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "heads and refs go together, one item per form",
+                ))
+            }
+        };
         Ok(GlossaryIndex {
             glossary: Glossary::new(&borrow(&forms)?, &borrow(&codas)?, &borrow(&stems)?),
+            json,
         })
     }
 
@@ -380,23 +549,7 @@ impl GlossaryIndex {
         threshold: f64,
     ) -> PyResult<Bound<'py, PyList>> {
         let py = text.py();
-        if top_k < 1 {
-            return Err(PyValueError::new_err(format!(
-                "top_k must be at least 1, got {top_k}"
-            )));
-        }
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(PyValueError::new_err(format!(
-                "threshold must be between 0 and 1, got {threshold}"
-            )));
-        }
-        let top_k = top_k as usize;
-        let source = text.to_str()?;
-        let words = if source.len() >= DETACH_MIN_BYTES {
-            py.detach(|| self.glossary.lookup(source, top_k, threshold))
-        } else {
-            self.glossary.lookup(source, top_k, threshold)
-        };
+        let words = self.words(text, top_k, threshold)?;
         let rows = words
             .into_iter()
             .map(|w| {
@@ -422,6 +575,105 @@ impl GlossaryIndex {
             })
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, rows)
+    }
+
+    /// lookup_json(text, top_k=3, threshold=0.65, include_offsets=False)
+    /// --
+    ///
+    /// The glossary's `tokens` for `text` as JSON bytes: each row `lookup` gives, as the objects
+    /// `{token, normalized, start, end (with include_offsets), matches: [...]}` whose match objects are the
+    /// index's `heads` and `refs` around the score and type. Needs an index built with `heads` and `refs`.
+    #[pyo3(signature = (text, top_k=3, threshold=0.65, include_offsets=false))]
+    fn lookup_json<'py>(
+        &self,
+        text: &Bound<'py, PyString>,
+        top_k: isize,
+        threshold: f64,
+        include_offsets: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let json = self.json_parts()?;
+        let words = self.words(text, top_k, threshold)?;
+        let codes: Vec<Vec<(u32, u8, f64)>> = words
+            .iter()
+            .map(|w| {
+                w.matches
+                    .iter()
+                    .map(|m| (m.index, m.kind as u8, m.score))
+                    .collect()
+            })
+            .collect();
+        let rows = words
+            .iter()
+            .zip(&codes)
+            .map(|(w, c)| (w.start, w.end, w.text, w.normalized.as_ref(), c.as_slice()));
+        Ok(PyBytes::new(text.py(), &json.render(rows, include_offsets)))
+    }
+
+    /// render_json(words, include_offsets=False)
+    /// --
+    ///
+    /// `lookup_json` for rows of the `lookup` shape computed elsewhere (the same JSON assembly).
+    #[pyo3(signature = (words, include_offsets=false))]
+    fn render_json<'py>(
+        &self,
+        py: Python<'py>,
+        words: Vec<(usize, usize, String, String, Vec<(u32, u8, f64)>)>,
+        include_offsets: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let json = self.json_parts()?;
+        for (_, _, _, _, matches) in &words {
+            for &(index, code, score) in matches {
+                if index as usize >= json.heads.len()
+                    || code as usize >= TYPE_NAMES.len()
+                    || !score.is_finite()
+                {
+                    return Err(PyValueError::new_err(format!(
+                        "match ({index}, {code}, {score}) names no form, type or finite score of this index"
+                    )));
+                }
+            }
+        }
+        let rows = words
+            .iter()
+            .map(|(a, b, t, n, m)| (*a, *b, t.as_str(), n.as_str(), m.as_slice()));
+        Ok(PyBytes::new(py, &json.render(rows, include_offsets)))
+    }
+}
+
+impl GlossaryIndex {
+    fn json_parts(&self) -> PyResult<&JsonParts> {
+        self.json.as_ref().ok_or_else(|| {
+            PyValueError::new_err(
+                "this GlossaryIndex was built without heads and refs, so it cannot write JSON",
+            )
+        })
+    }
+
+    /// Checks the arguments and runs the lookup, without the GIL for long texts.
+    fn words<'a>(
+        &self,
+        text: &'a Bound<'_, PyString>,
+        top_k: isize,
+        threshold: f64,
+    ) -> PyResult<Vec<WordMatches<'a>>> {
+        if top_k < 1 {
+            return Err(PyValueError::new_err(format!(
+                "top_k must be at least 1, got {top_k}"
+            )));
+        }
+        if !(0.0..=1.0).contains(&threshold) {
+            return Err(PyValueError::new_err(format!(
+                "threshold must be between 0 and 1, got {threshold}"
+            )));
+        }
+        let top_k = top_k as usize;
+        let source = text.to_str()?;
+        Ok(if source.len() >= DETACH_MIN_BYTES {
+            text.py()
+                .detach(|| self.glossary.lookup(source, top_k, threshold))
+        } else {
+            self.glossary.lookup(source, top_k, threshold)
+        })
     }
 }
 

@@ -217,9 +217,10 @@ class DialectIndex:
         include_offsets: bool = False,
         source: str = ALL,
     ) -> orjson.Fragment:
-        """`glossary` as its JSON array, from pre-serialised match objects (what the HTTP route sends)."""
-        index = self.glossary_index(source)
-        return index.assemble_json(index.native.lookup(text, top_k, threshold), include_offsets)
+        """`glossary` as its JSON array, written by the native call around pre-serialised match objects (what
+        the HTTP route sends)."""
+        native = self.glossary_index(source).native
+        return orjson.Fragment(native.lookup_json(text, top_k, threshold, include_offsets))
 
 
 class _Glossary:
@@ -240,11 +241,6 @@ class _Glossary:
                 if len(entry.refs) < MAX_REFS:
                     entry.refs.append({"sentence_id": s.sentence_id, "token_index": i, "corpus": corpus})
         self.entries = list(entries.values())
-        self.native = GlossaryIndex(
-            [e.form for e in self.entries], [e.token.coda for e in self.entries], [e.token.stem for e in self.entries]
-        )
-        self.keys: list[str] = self.native.keys
-        self.lexicon: Lexicon = self.native.lexicon
         # The annotation part of each form's match object, built once; a match adds score, type and refs.
         self._annotations = [
             {
@@ -258,18 +254,16 @@ class _Glossary:
             for e in self.entries
         ]
         self._refs = [e.refs for e in self.entries]
-        # The same objects pre-serialised around the score: `head + score + tail[match type]`, and whole for the
-        # match types whose score is fixed (exact 1.0, normalized 1.0, clitic 0.95).
-        self._heads = [orjson.dumps(a)[:-1] + b',"score":' for a in self._annotations]
-        self._tails = [
-            [b',"match_type":"%s","refs":%s}' % (t.encode(), orjson.dumps(e.refs)) for t in MATCH_TYPES]
-            for e in self.entries
-        ]
-        fixed_scores = (1.0, 1.0, GlossaryIndex.CLITIC_SCORE)
-        self._whole = [
-            [orjson.Fragment(head + orjson.dumps(score) + tails[code]) for code, score in enumerate(fixed_scores)]
-            for head, tails in zip(self._heads, self._tails, strict=True)
-        ]
+        self.native = GlossaryIndex(
+            [e.form for e in self.entries],
+            [e.token.coda for e in self.entries],
+            [e.token.stem for e in self.entries],
+            # The same objects pre-serialised, for the JSON the native call writes around score and type.
+            heads=[orjson.dumps(a)[:-1] + b',"score":' for a in self._annotations],
+            refs=[orjson.dumps(r) for r in self._refs],
+        )
+        self.keys: list[str] = self.native.keys
+        self.lexicon: Lexicon = self.native.lexicon
 
     def assemble(self, words: list[GlossaryWord], include_offsets: bool) -> list[dict[str, Any]]:
         """The answer's `tokens` from `GlossaryIndex.lookup` rows (or rows of the same shape)."""
@@ -285,19 +279,3 @@ class _Glossary:
             ]
             out.append(row)
         return out
-
-    def assemble_json(self, words: list[GlossaryWord], include_offsets: bool) -> orjson.Fragment:
-        """`assemble` serialised, with each match object pre-serialised (only fuzzy scores are written here)."""
-        whole, heads, tails = self._whole, self._heads, self._tails
-        fuzzy = MATCH_TYPES.index("fuzzy")
-        out = []
-        for start, end, token, normalized, found in words:
-            row: dict[str, Any] = {"token": token, "normalized": normalized}
-            if include_offsets:
-                row["start"], row["end"] = start, end
-            row["matches"] = [
-                orjson.Fragment(heads[i] + orjson.dumps(score) + tails[i][code]) if code == fuzzy else whole[i][code]
-                for i, code, score in found
-            ]
-            out.append(row)
-        return orjson.Fragment(orjson.dumps(out))
