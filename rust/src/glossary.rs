@@ -386,10 +386,10 @@ pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
         // ECMAScript keeps 1e-6 <= |v| < 1e-5 in positional form; orjson does not.
         let zeros = fraction.len() - fraction.trim_start_matches('0').len();
         let significant = &fraction[zeros..];
-        out.extend_from_slice(significant[..1].as_bytes());
+        out.extend_from_slice(&significant.as_bytes()[..1]);
         if significant.len() > 1 {
             out.push(b'.');
-            out.extend_from_slice(significant[1..].as_bytes());
+            out.extend_from_slice(&significant.as_bytes()[1..]);
         }
         out.extend_from_slice(format!("e-{}", zeros + 6).as_bytes());
     } else if digits.contains(['.', 'e']) {
@@ -397,10 +397,10 @@ pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
     } else if digits.len() > 16 {
         // ECMAScript writes integers below 1e21 in full; orjson uses an exponent from 1e16.
         let trimmed = digits.trim_end_matches('0');
-        out.extend_from_slice(trimmed[..1].as_bytes());
+        out.extend_from_slice(&trimmed.as_bytes()[..1]);
         if trimmed.len() > 1 {
             out.push(b'.');
-            out.extend_from_slice(trimmed[1..].as_bytes());
+            out.extend_from_slice(&trimmed.as_bytes()[1..]);
         }
         out.extend_from_slice(format!("e+{}", digits.len() - 1).as_bytes());
     } else {
@@ -408,6 +408,9 @@ pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
         out.extend_from_slice(b".0");
     }
 }
+
+/// A [`WordRow`] as it comes from Python.
+type OwnedWordRow = (usize, usize, String, String, Vec<(u32, u8, f64)>);
 
 /// One word to render: offsets, token, normalised form and its matches as `(form, type code, score)`.
 pub type WordRow<'a> = (usize, usize, &'a str, &'a str, &'a [(u32, u8, f64)]);
@@ -617,7 +620,7 @@ impl GlossaryIndex {
     fn render_json<'py>(
         &self,
         py: Python<'py>,
-        words: Vec<(usize, usize, String, String, Vec<(u32, u8, f64)>)>,
+        words: Vec<OwnedWordRow>,
         include_offsets: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let json = self.json_parts()?;
