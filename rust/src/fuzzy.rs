@@ -28,17 +28,24 @@ const SHARED_BUCKET: u32 = 63;
 /// Below this many queries `search_many` stays on the calling thread (it still releases the GIL).
 const PARALLEL_MIN_QUERIES: usize = 16;
 
-/// The Firefox hash: the keys are code points, so DoS-resistant hashing buys nothing here.
+/// The Firefox hash: the keys are code points and corpus words, so DoS-resistant hashing buys nothing here.
 #[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(last));
         }
     }
     fn write_u32(&mut self, i: u32) {
@@ -49,7 +56,7 @@ impl Hasher for FxHasher {
     }
 }
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Entries of one length, stored side by side.
 struct LengthGroup {
@@ -275,26 +282,44 @@ impl Index {
 
     /// [`Index::search`] for a prepared query.
     pub fn search_prepared(&self, q: &Query, top_k: usize, threshold: f64) -> Vec<Hit> {
+        self.search_until(q, top_k, threshold, None)
+    }
+
+    /// [`Index::search_prepared`] that may stop early once `stop` is sure not to be among the results: it then
+    /// returns the results found so far, which lack `stop` as the full answer would.
+    pub fn search_until(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+    ) -> Vec<Hit> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("popcnt") {
                 // SAFETY: the CPU has just been checked for the `popcnt` instruction.
-                return unsafe { self.search_popcnt(q, top_k, threshold) };
+                return unsafe { self.search_popcnt(q, top_k, threshold, stop) };
             }
         }
-        self.search_body(q, top_k, threshold)
+        self.search_body(q, top_k, threshold, stop)
     }
 
     /// The search compiled with the `popcnt` instruction, which the baseline x86-64 target lacks: counting
     /// bits is the inner step of both the mask filter and the LCS.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn search_popcnt(&self, q: &Query, top_k: usize, threshold: f64) -> Vec<Hit> {
-        self.search_body(q, top_k, threshold)
+    unsafe fn search_popcnt(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+    ) -> Vec<Hit> {
+        self.search_body(q, top_k, threshold, stop)
     }
 
     #[inline(always)]
-    fn search_body(&self, q: &Query, top_k: usize, threshold: f64) -> Vec<Hit> {
+    fn search_body(&self, q: &Query, top_k: usize, threshold: f64, stop: Option<Hit>) -> Vec<Hit> {
         let mut top = TopK::new(top_k.min(self.len));
         if top.capacity == 0 {
             return Vec::new();
@@ -317,6 +342,9 @@ impl Index {
             };
             let lb = group.len;
             let total = q.len + lb;
+            if stop.is_some_and(|s| top.excludes(s)) {
+                break;
+            }
             let bar = top.bar(threshold);
             // Smallest LCS whose score reaches the bar; none means the whole group is out of reach.
             let Some(need) = (0..=q.len.min(lb)).find(|&lcs| score(total, lcs) >= bar) else {
@@ -346,6 +374,9 @@ impl Index {
                 let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                 if lcs >= need {
                     top.offer(group.ids[j], score(total, lcs), threshold);
+                    if stop.is_some_and(|s| top.excludes(s)) {
+                        return top.into_sorted();
+                    }
                 }
             }
         }
@@ -479,6 +510,12 @@ impl TopK {
             capacity,
             hits: Vec::with_capacity(capacity.min(1024)),
         }
+    }
+
+    /// Whether `hit` can no longer get in: the list is full of better hits (it only gets better).
+    #[inline]
+    fn excludes(&self, hit: Hit) -> bool {
+        self.hits.len() == self.capacity && Self::better(self.hits[self.capacity - 1], hit)
     }
 
     #[inline]

@@ -13,18 +13,18 @@
 //!   only the best `top_k` of them;
 //! - otherwise the fuzzy matches that can get in are among the best `top_k + (matches found)` at or above
 //!   `threshold` (or, when the matches found already fill `top_k`, at or above the `top_k`-th one's score);
-//!   a matched form missing from those is looked up in H's part at or above its own similarity, a second
-//!   search that is rarely needed (an exact match scores 1 and comes first).
+//!   a matched form missing from those is looked up in H's part at or above its own similarity, but only when
+//!   its place can change the answer: when it ties in score and type with another match, and fewer than
+//!   `top_k` matches are sure to come before it.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use crate::fuzzy::{collect_strs, Index, Lexicon};
+use crate::fuzzy::{collect_strs, FxMap, Hit, Index, Lexicon};
 use crate::normalize::{normalize_str, NormalizeOptions};
 use crate::scan::{scan_str, TokenKind};
 
@@ -154,9 +154,10 @@ pub struct WordMatches<'a> {
 
 /// The glossary index: the corpus forms by form, by normalised form (and CODA), by normalised stem, and fuzzily.
 pub struct Glossary {
-    by_raw: HashMap<String, Vec<u32>>,
-    by_norm: HashMap<String, Vec<u32>>,
-    by_stem: HashMap<String, Vec<u32>>,
+    /// Forms by their spelling in the corpus.
+    by_raw: FxMap<String, Vec<u32>>,
+    /// Forms by a normalised string: those whose form or CODA it is, then those whose stem it is.
+    by_key: FxMap<String, (Vec<u32>, Vec<u32>)>,
     keys: Vec<String>,
     index: Arc<Index>,
 }
@@ -186,22 +187,21 @@ impl Found {
 impl Glossary {
     /// `forms[i]`, `codas[i]` and `stems[i]` describe form i as annotated in the corpus.
     pub fn new(forms: &[&str], codas: &[&str], stems: &[&str]) -> Glossary {
-        let mut by_raw: HashMap<String, Vec<u32>> = HashMap::new();
-        let mut by_norm: HashMap<String, Vec<u32>> = HashMap::new();
-        let mut by_stem: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut by_raw: FxMap<String, Vec<u32>> = FxMap::default();
+        let mut by_key: FxMap<String, (Vec<u32>, Vec<u32>)> = FxMap::default();
         let mut keys = Vec::with_capacity(forms.len());
         for (i, ((&form, &coda), &stem)) in forms.iter().zip(codas).zip(stems).enumerate() {
             let i = i as u32;
             by_raw.entry(form.to_owned()).or_default().push(i);
             let key = match_form(form).into_owned();
             let coda = match_form(coda);
-            by_norm.entry(key.clone()).or_default().push(i);
+            by_key.entry(key.clone()).or_default().0.push(i);
             if coda != key.as_str() {
-                by_norm.entry(coda.into_owned()).or_default().push(i);
+                by_key.entry(coda.into_owned()).or_default().0.push(i);
             }
             let stem = match_form(stem);
             if stem.chars().count() >= MIN_STEM {
-                by_stem.entry(stem.into_owned()).or_default().push(i);
+                by_key.entry(stem.into_owned()).or_default().1.push(i);
             }
             keys.push(key);
         }
@@ -209,8 +209,7 @@ impl Glossary {
         let index = Arc::new(Index::new(&borrowed));
         Glossary {
             by_raw,
-            by_norm,
-            by_stem,
+            by_key,
             keys,
             index,
         }
@@ -222,13 +221,20 @@ impl Glossary {
         for &i in self.by_raw.get(raw).into_iter().flatten() {
             found.offer(i, MatchType::Exact, 1.0, threshold);
         }
-        for &i in self.by_norm.get(norm).into_iter().flatten() {
+        for &i in self
+            .by_key
+            .get(norm)
+            .into_iter()
+            .flat_map(|(by_norm, _)| by_norm)
+        {
             found.offer(i, MatchType::Normalized, 1.0, threshold);
         }
         if found.0.len() < top_k {
             for stem in stems_of(norm) {
-                let by_norm = self.by_norm.get(stem.as_ref()).into_iter().flatten();
-                for &i in by_norm.chain(self.by_stem.get(stem.as_ref()).into_iter().flatten()) {
+                let Some((by_norm, by_stem)) = self.by_key.get(stem.as_ref()) else {
+                    continue;
+                };
+                for &i in by_norm.iter().chain(by_stem) {
                     found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
                 }
             }
@@ -261,25 +267,68 @@ impl Glossary {
         let hits = self.index.search_prepared(&query, limit, bar);
         // The similarity of each match found so far: its score in H, if it is in H (see the module docs).
         let mut similarity: Vec<Option<f64>> = Vec::with_capacity(found.0.len());
-        let mut unsure = f64::INFINITY;
-        for m in &found.0 {
+        // A similarity only orders matches of equal score and type, and only ones that can still be answered.
+        let place_matters = |m: &Match| {
+            let (mut tied, mut before) = (0, 0);
+            for o in &found.0 {
+                tied += usize::from(o.score == m.score && o.kind == m.kind);
+                before += usize::from(o.score > m.score || (o.score == m.score && o.kind < m.kind));
+            }
+            tied > 1 && before < top_k
+        };
+        // Forms found but not in `hits` whose place in H is unknown, most similar first.
+        let mut unsure: Vec<(usize, f64)> = Vec::new();
+        for (k, m) in found.0.iter().enumerate() {
             let known = hits.iter().find(|h| h.index == m.index).map(|h| h.score);
-            if known.is_none() {
+            if known.is_none() && place_matters(m) {
                 let s = self.index.score_entry(&query, m.index);
                 if s >= floor {
-                    unsure = unsure.min(s);
+                    unsure.push((k, s));
                 }
             }
             similarity.push(known);
         }
-        if unsure.is_finite() {
-            // Whether those are in H: H's part at or above the lowest of their scores.
-            let deeper = self.index.search_prepared(&query, in_h, unsure);
-            for (m, sim) in found.0.iter().zip(similarity.iter_mut()) {
-                if sim.is_none() {
-                    *sim = deeper.iter().find(|h| h.index == m.index).map(|h| h.score);
+        unsure.sort_unstable_by(|a, b| {
+            b.1.total_cmp(&a.1)
+                .then(found.0[a.0].index.cmp(&found.0[b.0].index))
+        });
+        let mut complete: Option<(f64, Vec<Hit>)> = None;
+        for (k, s) in unsure {
+            let m = found.0[k];
+            // Matches sure to come first whatever this one's similarity (at most `s`): once they fill top_k,
+            // its place no longer matters (and a lower similarity only moves it further down).
+            let before = found
+                .0
+                .iter()
+                .zip(&similarity)
+                .filter(|&(o, o_sim)| {
+                    o.score > m.score
+                        || (o.score == m.score && o.kind < m.kind)
+                        || (o.score == m.score
+                            && o.kind == m.kind
+                            && o_sim.is_some_and(|x| x > s || (x == s && o.index < m.index)))
+                })
+                .count();
+            if before >= top_k {
+                continue;
+            }
+            // Whether it is in H: H's part at or above its own similarity holds it (the search stops early once
+            // it cannot).
+            if let Some((cutoff, part)) = &complete {
+                if *cutoff == s {
+                    // The last search was complete at this very cut-off: it holds H's part at or above it.
+                    similarity[k] = part.iter().find(|h| h.index == m.index).map(|h| h.score);
+                    continue;
                 }
             }
+            let this = Hit {
+                index: m.index,
+                score: s,
+            };
+            let deeper = self.index.search_until(&query, in_h, s, Some(this));
+            similarity[k] = deeper.iter().find(|h| h.index == m.index).map(|h| h.score);
+            // Found means not stopped early, so the search was complete.
+            complete = similarity[k].map(|_| (s, deeper));
         }
         let mut ranked: Vec<(Match, f64)> = Vec::with_capacity(found.0.len() + hits.len());
         let candidates = std::mem::take(&mut found.0);
