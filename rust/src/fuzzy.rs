@@ -12,6 +12,7 @@
 //! - survivors get the exact LCS by Hyyrö's bit-parallel algorithm, 64 query characters per machine word;
 //! - groups are visited nearest-length first, so the top-k fills early and the cut-off rises with it.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -65,6 +66,10 @@ struct LengthGroup {
     ids: Vec<u32>,
     /// Bucket presence mask per entry.
     masks: Vec<u64>,
+    /// Buckets per entry (the popcount of its mask).
+    pops: Vec<u8>,
+    /// Position of the group's first entry among all entries in group order (see `Query::common`).
+    offset: usize,
     /// `len` symbol ids per entry, entry after entry.
     symbols: Vec<u32>,
 }
@@ -76,6 +81,11 @@ pub struct Query {
     blocks: usize,
     /// `pm[sym * blocks + b]`: bit i of block b is set when query char 64*b+i has symbol `sym`.
     pm: Vec<u64>,
+    /// Buckets each entry shares with the query, entries in group order: computed once per query and group
+    /// (when a search first visits the group), so that each search's filter only compares bytes.
+    common: RefCell<Vec<u8>>,
+    /// Which groups `common` holds already.
+    common_done: RefCell<Vec<bool>>,
 }
 
 /// The search index behind `Lexicon`. Plain Rust, so it can be searched from many threads at once.
@@ -136,6 +146,8 @@ impl Index {
                     len,
                     ids: Vec::new(),
                     masks: Vec::new(),
+                    pops: Vec::new(),
+                    offset: 0,
                     symbols: Vec::new(),
                 });
                 groups.len() - 1
@@ -149,10 +161,15 @@ impl Index {
             }
             group.ids.push(index as u32);
             group.masks.push(mask);
+            group.pops.push(mask.count_ones() as u8);
         }
         groups.sort_unstable_by_key(|g| g.len);
         let mut places = vec![(0u32, 0u32); entries.len()];
+        let mut offset = 0;
         for (gi, g) in groups.iter_mut().enumerate() {
+            g.offset = offset;
+            offset += g.ids.len();
+            g.pops.shrink_to_fit();
             g.ids.shrink_to_fit();
             g.masks.shrink_to_fit();
             g.symbols.shrink_to_fit();
@@ -185,6 +202,7 @@ impl Index {
                 std::mem::size_of::<LengthGroup>()
                     + g.ids.capacity() * 4
                     + g.masks.capacity() * 8
+                    + g.pops.capacity()
                     + g.symbols.capacity() * 4
             })
             .sum();
@@ -218,6 +236,8 @@ impl Index {
             mask,
             blocks,
             pm,
+            common: RefCell::new(vec![0u8; self.len]),
+            common_done: RefCell::new(vec![false; self.groups.len()]),
         }
     }
 
@@ -333,13 +353,14 @@ impl Index {
             let take_below = above == self.groups.len()
                 || (below > 0
                     && q.len - self.groups[below - 1].len <= self.groups[above].len - q.len);
-            let group = if take_below {
+            let g = if take_below {
                 below -= 1;
-                &self.groups[below]
+                below
             } else {
                 above += 1;
-                &self.groups[above - 1]
+                above - 1
             };
+            let group = &self.groups[g];
             let lb = group.len;
             let total = q.len + lb;
             if stop.is_some_and(|s| top.excludes(s)) {
@@ -359,14 +380,24 @@ impl Index {
                 continue;
             }
             // An entry bucket missing from the query costs at least one entry char; likewise the other way.
-            let entry_slack = (lb - need) as u32;
-            let query_slack = (q.len - need) as u32;
+            let entry_slack = (lb - need).min(255) as u8;
+            let query_slack = q.len - need;
+            let buckets = q.mask.count_ones() as usize;
+            let shared_at_least = buckets.saturating_sub(query_slack) as u8;
+            let n = group.ids.len();
+            let mut common = q.common.borrow_mut();
+            let common = &mut common[group.offset..group.offset + n];
+            let done = &mut q.common_done.borrow_mut()[g];
+            if !*done {
+                common_buckets(&group.masks, q.mask, common);
+                *done = true;
+            }
             survivors.clear();
-            filter_masks(
-                &group.masks,
-                q.mask,
+            filter_common(
+                common,
+                &group.pops,
+                shared_at_least,
                 entry_slack,
-                query_slack,
                 &mut survivors,
             );
             for &j in &survivors {
@@ -384,118 +415,128 @@ impl Index {
     }
 }
 
-/// Positions of the entries whose bucket masks leave room for the needed overlap.
-#[inline]
-fn filter_masks(masks: &[u64], qmask: u64, entry_slack: u32, query_slack: u32, out: &mut Vec<u32>) {
+/// `common[j]`: the buckets of `masks[j]` that `qmask` has too.
+fn common_buckets(masks: &[u64], qmask: u64, common: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx512vpopcntdq")
             && std::is_x86_feature_detected!("avx512f")
         {
             // SAFETY: the CPU has just been checked for these instructions.
-            unsafe { filter_masks_avx512(masks, qmask, entry_slack, query_slack, out) };
+            unsafe { common_buckets_avx512(masks, qmask, common) };
             return;
         }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+        if std::is_x86_feature_detected!("popcnt") {
             // SAFETY: as above.
-            unsafe { filter_masks_avx2(masks, qmask, entry_slack, query_slack, out) };
+            unsafe { common_buckets_popcnt(masks, qmask, common) };
             return;
         }
     }
-    filter_masks_portable(masks, qmask, entry_slack, query_slack, out);
+    common_buckets_portable(masks, qmask, common);
 }
 
-/// Whether one entry's mask leaves room: branch-free, so that the compiler can vectorise it.
 #[inline(always)]
-fn mask_passes(m: u64, qmask: u64, entry_slack: u32, query_slack: u32) -> bool {
-    ((m & !qmask).count_ones() <= entry_slack) & ((qmask & !m).count_ones() <= query_slack)
-}
-
-/// Eight entries at a time: their verdicts become one byte of bits (a vector compare and a movemask once
-/// vectorised), and only the survivors are visited.
-#[inline(always)]
-fn filter_masks_portable(
-    masks: &[u64],
-    qmask: u64,
-    entry_slack: u32,
-    query_slack: u32,
-    out: &mut Vec<u32>,
-) {
-    const LANES: usize = 8;
-    let chunks = masks.chunks_exact(LANES);
-    let rest = chunks.remainder();
-    for (c, chunk) in chunks.enumerate() {
-        let mut bits = 0u32;
-        for (k, &m) in chunk.iter().enumerate() {
-            bits |= u32::from(mask_passes(m, qmask, entry_slack, query_slack)) << k;
-        }
-        while bits != 0 {
-            out.push((c * LANES) as u32 + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-    }
-    let base = masks.len() - rest.len();
-    for (k, &m) in rest.iter().enumerate() {
-        if mask_passes(m, qmask, entry_slack, query_slack) {
-            out.push((base + k) as u32);
-        }
+fn common_buckets_portable(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    for (c, &m) in common.iter_mut().zip(masks) {
+        *c = (m & qmask).count_ones() as u8;
     }
 }
 
-/// Eight masks per instruction, 64 entries per branch: the compares give the verdicts as bits directly.
+/// Compiled for AVX-512 so that the popcounts vectorise.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-unsafe fn filter_masks_avx512(
-    masks: &[u64],
-    qmask: u64,
-    entry_slack: u32,
-    query_slack: u32,
+unsafe fn common_buckets_avx512(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    common_buckets_portable(masks, qmask, common)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn common_buckets_popcnt(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    common_buckets_portable(masks, qmask, common)
+}
+
+/// Positions of the entries whose buckets leave room for the needed overlap: sharing at least
+/// `shared_at_least` of the query's buckets (the query misses at most its slack), and having at most
+/// `entry_slack` buckets the query lacks.
+#[inline]
+fn filter_common(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
+    out: &mut Vec<u32>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has just been checked for these instructions.
+            unsafe { filter_common_avx512(common, pops, shared_at_least, entry_slack, out) };
+            return;
+        }
+    }
+    filter_common_portable(common, pops, shared_at_least, entry_slack, out);
+}
+
+#[inline(always)]
+fn entry_passes(common: u8, pop: u8, shared_at_least: u8, entry_slack: u8) -> bool {
+    (common >= shared_at_least) & (common.saturating_add(entry_slack) >= pop)
+}
+
+fn filter_common_portable(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
+    out: &mut Vec<u32>,
+) {
+    for (j, (&c, &p)) in common.iter().zip(pops).enumerate() {
+        if entry_passes(c, p, shared_at_least, entry_slack) {
+            out.push(j as u32);
+        }
+    }
+}
+
+/// 64 entries per instruction (the last few by a masked load): the compares give the verdicts as bits.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn filter_common_avx512(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
     out: &mut Vec<u32>,
 ) {
     use std::arch::x86_64::{
-        __m512i, _mm512_andnot_si512, _mm512_cmple_epu64_mask, _mm512_loadu_si512,
-        _mm512_popcnt_epi64, _mm512_set1_epi64,
+        _mm512_adds_epu8, _mm512_cmpge_epu8_mask, _mm512_maskz_loadu_epi8, _mm512_set1_epi8,
     };
     const BLOCK: usize = 64;
-    let q = _mm512_set1_epi64(qmask as i64);
-    let entry_slack_v = _mm512_set1_epi64(i64::from(entry_slack));
-    let query_slack_v = _mm512_set1_epi64(i64::from(query_slack));
-    let blocks = masks.chunks_exact(BLOCK);
-    let rest = blocks.remainder();
-    for (b, block) in blocks.enumerate() {
-        let mut bits = 0u64;
-        for k in 0..BLOCK / 8 {
-            // SAFETY: `block` holds 64 u64s, so the eight from 8k are in bounds; loadu needs no alignment.
-            let m = unsafe { _mm512_loadu_si512(block.as_ptr().add(8 * k).cast::<__m512i>()) };
-            let entry_misses = _mm512_popcnt_epi64(_mm512_andnot_si512(q, m));
-            let query_misses = _mm512_popcnt_epi64(_mm512_andnot_si512(m, q));
-            let pass = _mm512_cmple_epu64_mask(entry_misses, entry_slack_v)
-                & _mm512_cmple_epu64_mask(query_misses, query_slack_v);
-            bits |= u64::from(pass) << (8 * k);
-        }
+    let at_least = _mm512_set1_epi8(shared_at_least as i8);
+    let slack = _mm512_set1_epi8(entry_slack as i8);
+    let n = common.len().min(pops.len());
+    let mut start = 0;
+    while start < n {
+        let lanes = (n - start).min(BLOCK);
+        let present: u64 = if lanes == BLOCK {
+            !0
+        } else {
+            (1u64 << lanes) - 1
+        };
+        // SAFETY: only the `lanes` present bytes are read; the loads need no alignment.
+        let (c, p) = unsafe {
+            (
+                _mm512_maskz_loadu_epi8(present, common.as_ptr().add(start).cast::<i8>()),
+                _mm512_maskz_loadu_epi8(present, pops.as_ptr().add(start).cast::<i8>()),
+            )
+        };
+        let mut bits = _mm512_cmpge_epu8_mask(c, at_least)
+            & _mm512_cmpge_epu8_mask(_mm512_adds_epu8(c, slack), p)
+            & present;
         while bits != 0 {
-            out.push((b * BLOCK) as u32 + bits.trailing_zeros());
+            out.push((start as u32) + bits.trailing_zeros());
             bits &= bits - 1;
         }
+        start += BLOCK;
     }
-    let base = masks.len() - rest.len();
-    for (k, &m) in rest.iter().enumerate() {
-        if mask_passes(m, qmask, entry_slack, query_slack) {
-            out.push((base + k) as u32);
-        }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn filter_masks_avx2(
-    masks: &[u64],
-    qmask: u64,
-    entry_slack: u32,
-    query_slack: u32,
-    out: &mut Vec<u32>,
-) {
-    filter_masks_portable(masks, qmask, entry_slack, query_slack, out)
 }
 
 /// The best hits so far, kept sorted best first; small, so insertion by shifting is cheapest.
