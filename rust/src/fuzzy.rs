@@ -876,6 +876,43 @@ mod tests {
         }
 
         #[test]
+        fn large_groups_equal_brute_force(
+            // Hundreds of entries of one or two lengths: the filter's 64-entry blocks and their tails.
+            entries in proptest::collection::vec("[abcdeé]{4,5}", 60..400),
+            query in "[abcdeéz]{2,7}",
+            top_k in 1usize..12,
+            threshold in prop_oneof![Just(0.5), Just(0.65), 0.0f64..=1.0],
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            let q = idx.prepare(&query);
+            // The same prepared query twice: its shared-bucket counts are reused by the second search.
+            prop_assert_eq!(idx.search_prepared(&q, top_k, threshold), brute(&refs, &query, top_k, threshold));
+            prop_assert_eq!(idx.search_prepared(&q, top_k + 3, threshold / 2.0), brute(&refs, &query, top_k + 3, threshold / 2.0));
+        }
+
+        #[test]
+        fn stopping_early_keeps_what_is_sure(
+            entries in proptest::collection::vec("[abcde]{2,6}", 1..200),
+            query in "[abcde]{2,6}",
+            pick in 0usize..200,
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            let q = idx.prepare(&query);
+            let index = (pick % refs.len()) as u32;
+            let score = idx.score_entry(&q, index);
+            let full = idx.search_prepared(&q, 5, score);
+            let stopped = idx.search_until(&q, 5, score, Some(Hit { index, score }));
+            // Present in the stopped answer exactly when present in the full one, and then both are equal.
+            let in_full = full.iter().any(|h| h.index == index);
+            prop_assert_eq!(stopped.iter().any(|h| h.index == index), in_full);
+            if in_full {
+                prop_assert_eq!(stopped, full);
+            }
+        }
+
+        #[test]
         fn search_equals_brute_force(
             entries in proptest::collection::vec("[اأبتثجحكلمنهوي a-c]{0,9}", 0..60),
             query in "[اأبتثجحكلمنهوي a-cz]{0,10}",

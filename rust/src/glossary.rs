@@ -751,3 +751,105 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(py_strip_clitics, m)?)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn clitics_come_off_both_sides() {
+        let stems = strip_clitics("وبحكيلك");
+        assert_eq!(stems[..2], ["بحكيلك", "وبحكيل"]);
+        assert!(stems.contains(&"بحكي".to_owned()));
+        // ت before an enclitic is also read back as ta marbuta (normalised ه).
+        assert!(strip_clitics("سيارتي").contains(&"سياره".to_owned()));
+        assert!(strip_clitics("وبه")
+            .iter()
+            .all(|s| s.chars().count() >= MIN_STEM));
+        assert!(!strip_clitics("وكتب").contains(&"وكتب".to_owned())); // never the word itself
+    }
+
+    #[test]
+    fn json_numbers_and_strings_as_orjson_writes_them() {
+        let float = |v: f64| {
+            let mut out = Vec::new();
+            write_json_float(&mut out, v);
+            String::from_utf8(out).unwrap()
+        };
+        for (v, want) in [
+            (1.0, "1.0"),
+            (0.95, "0.95"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (2e-5, "0.00002"),
+            (1e-6, "1e-6"),
+            (1.5e-7, "1.5e-7"),
+            (1e16, "1e+16"),
+            (1.234e17, "1.234e+17"),
+            (1e21, "1e+21"),
+            (12345.0, "12345.0"),
+        ] {
+            assert_eq!(float(v), want, "{v}");
+        }
+        let mut out = Vec::new();
+        write_json_str(&mut out, "a\"b\\c\n\u{1}د");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"a\\\"b\\\\c\\n\\u0001د\""
+        );
+    }
+
+    /// The answer as first defined: the whole fuzzy search H, no narrowing.
+    fn reference(g: &Glossary, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
+        let mut found = Found(Vec::new());
+        for &i in g.by_raw.get(raw).into_iter().flatten() {
+            found.offer(i, MatchType::Exact, 1.0, threshold);
+        }
+        for &i in g.by_key.get(norm).into_iter().flat_map(|(n, _)| n) {
+            found.offer(i, MatchType::Normalized, 1.0, threshold);
+        }
+        if found.0.len() < top_k {
+            for stem in strip_clitics(norm) {
+                if let Some((n, s)) = g.by_key.get(&stem) {
+                    for &i in n.iter().chain(s) {
+                        found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+                    }
+                }
+            }
+        }
+        let h = g
+            .index
+            .search(norm, top_k + TIE_BREAK_CANDIDATES, threshold.min(0.5));
+        for hit in &h {
+            found.offer(hit.index, MatchType::Fuzzy, hit.score, threshold);
+        }
+        let sim = |i: u32| h.iter().find(|x| x.index == i).map_or(0.0, |x| x.score);
+        let mut all = found.0;
+        all.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(a.kind.cmp(&b.kind))
+                .then(sim(b.index).total_cmp(&sim(a.index)))
+                .then(a.index.cmp(&b.index))
+        });
+        all.truncate(top_k);
+        all
+    }
+
+    proptest! {
+        #[test]
+        fn narrowed_search_gives_the_reference_answer(
+            forms in proptest::collection::vec(("(و|ب|ال)?[بتيكلمنهوا]{1,5}(ي|ك|ها|ت)?", "[بتيكلمنهوا]{2,4}"), 1..80),
+            word in "(و|ف)?(ب|ل|ال)?[بتيكلمنهوا]{1,5}(ي|ك|ها|تي)?",
+            top_k in 1usize..6,
+            threshold in prop_oneof![Just(0.0), Just(0.5), Just(0.65), Just(0.95), Just(1.0), 0.0f64..=1.0],
+        ) {
+            let texts: Vec<&str> = forms.iter().map(|(f, _)| f.as_str()).collect();
+            let stems: Vec<&str> = forms.iter().map(|(_, s)| s.as_str()).collect();
+            let g = Glossary::new(&texts, &texts, &stems);
+            let norm = match_form(&word);
+            prop_assert_eq!(g.match_word(&word, &norm, top_k, threshold), reference(&g, &word, &norm, top_k, threshold));
+        }
+    }
+}
