@@ -115,6 +115,25 @@ fn score(total: usize, lcs: usize) -> f64 {
     sim * 100.0 / 100.0
 }
 
+/// The smallest LCS in `0..=most` whose score reaches `bar` for strings of `total` characters, if any. Starts
+/// from the real-number answer and settles it with `score` itself, so that the rounding is exactly the score's.
+#[inline]
+fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
+    let estimate = (bar * total as f64 / 2.0).ceil();
+    let mut k = if estimate.is_finite() && estimate > 0.0 {
+        (estimate as usize).min(most)
+    } else {
+        0
+    };
+    while k > 0 && score(total, k - 1) >= bar {
+        k -= 1;
+    }
+    while k <= most && score(total, k) < bar {
+        k += 1;
+    }
+    (k <= most).then_some(k)
+}
+
 #[inline]
 fn bucket(sym: u32) -> u64 {
     1u64 << sym.min(SHARED_BUCKET)
@@ -368,7 +387,7 @@ impl Index {
             }
             let bar = top.bar(threshold);
             // Smallest LCS whose score reaches the bar; none means the whole group is out of reach.
-            let Some(need) = (0..=q.len.min(lb)).find(|&lcs| score(total, lcs) >= bar) else {
+            let Some(need) = min_lcs(total, q.len.min(lb), bar) else {
                 continue;
             };
             if need == 0 {
@@ -873,6 +892,12 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             let bc: Vec<char> = b.chars().collect();
             prop_assert_eq!(Index::lcs(&q, &syms), lcs_dp(&ac, &bc));
+        }
+
+        #[test]
+        fn min_lcs_is_the_first_reaching_the_bar(total in 0usize..200, most in 0usize..100, bar in prop_oneof![0.0f64..=1.0, Just(0.5), Just(0.65), Just(1.0)]) {
+            let most = most.min(total / 2 + 1);
+            prop_assert_eq!(min_lcs(total, most, bar), (0..=most).find(|&k| score(total, k) >= bar));
         }
 
         #[test]
