@@ -461,17 +461,31 @@ pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
 /// A [`WordRow`] as it comes from Python.
 type OwnedWordRow = (usize, usize, String, String, Vec<(u32, u8, f64)>);
 
-/// One word to render: offsets, token, normalised form and its matches as `(form, type code, score)`.
-pub type WordRow<'a> = (usize, usize, &'a str, &'a str, &'a [(u32, u8, f64)]);
+/// One word to render: offsets, token, normalised form and its matches.
+pub type WordRow<'a> = (usize, usize, &'a str, &'a str, &'a [Match]);
 
 impl JsonParts {
     /// The glossary's `tokens` array, byte for byte as `orjson.dumps` writes the Python objects.
     pub fn render<'a>(
         &self,
-        words: impl Iterator<Item = WordRow<'a>>,
+        words: impl Iterator<Item = WordRow<'a>> + Clone,
         include_offsets: bool,
     ) -> Vec<u8> {
-        let mut out = Vec::with_capacity(1024);
+        // Room for all of it up front: the match objects are most of the answer.
+        let size: usize = words
+            .clone()
+            .map(|(_, _, token, normalized, matches)| {
+                64 + 2 * (token.len() + normalized.len())
+                    + matches
+                        .iter()
+                        .map(|m| {
+                            64 + self.heads[m.index as usize].len()
+                                + self.refs[m.index as usize].len()
+                        })
+                        .sum::<usize>()
+            })
+            .sum();
+        let mut out = Vec::with_capacity(size + 2);
         out.push(b'[');
         for (w, (start, end, token, normalized, matches)) in words.enumerate() {
             if w > 0 {
@@ -485,16 +499,16 @@ impl JsonParts {
                 out.extend_from_slice(format!(",\"start\":{start},\"end\":{end}").as_bytes());
             }
             out.extend_from_slice(b",\"matches\":[");
-            for (k, &(index, code, score)) in matches.iter().enumerate() {
+            for (k, m) in matches.iter().enumerate() {
                 if k > 0 {
                     out.push(b',');
                 }
-                out.extend_from_slice(&self.heads[index as usize]);
-                write_json_float(&mut out, score);
+                out.extend_from_slice(&self.heads[m.index as usize]);
+                write_json_float(&mut out, m.score);
                 out.extend_from_slice(b",\"match_type\":\"");
-                out.extend_from_slice(TYPE_NAMES[code as usize].as_bytes());
+                out.extend_from_slice(TYPE_NAMES[m.kind as usize].as_bytes());
                 out.extend_from_slice(b"\",\"refs\":");
-                out.extend_from_slice(&self.refs[index as usize]);
+                out.extend_from_slice(&self.refs[m.index as usize]);
                 out.push(b'}');
             }
             out.extend_from_slice(b"]}");
@@ -645,19 +659,15 @@ impl GlossaryIndex {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let json = self.json_parts()?;
         let words = self.words(text, top_k, threshold)?;
-        let codes: Vec<Vec<(u32, u8, f64)>> = words
-            .iter()
-            .map(|w| {
-                w.matches
-                    .iter()
-                    .map(|m| (m.index, m.kind as u8, m.score))
-                    .collect()
-            })
-            .collect();
-        let rows = words
-            .iter()
-            .zip(&codes)
-            .map(|(w, c)| (w.start, w.end, w.text, w.normalized.as_ref(), c.as_slice()));
+        let rows = words.iter().map(|w| {
+            (
+                w.start,
+                w.end,
+                w.text,
+                w.normalized.as_ref(),
+                w.matches.as_slice(),
+            )
+        });
         Ok(PyBytes::new(text.py(), &json.render(rows, include_offsets)))
     }
 
@@ -673,21 +683,36 @@ impl GlossaryIndex {
         include_offsets: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let json = self.json_parts()?;
-        for (_, _, _, _, matches) in &words {
-            for &(index, code, score) in matches {
+        const KINDS: [MatchType; 4] = [
+            MatchType::Exact,
+            MatchType::Normalized,
+            MatchType::Clitic,
+            MatchType::Fuzzy,
+        ];
+        let mut matches: Vec<Vec<Match>> = Vec::with_capacity(words.len());
+        for (_, _, _, _, found) in &words {
+            let mut row = Vec::with_capacity(found.len());
+            for &(index, code, score) in found {
                 if index as usize >= json.heads.len()
-                    || code as usize >= TYPE_NAMES.len()
+                    || code as usize >= KINDS.len()
                     || !score.is_finite()
                 {
                     return Err(PyValueError::new_err(format!(
                         "match ({index}, {code}, {score}) names no form, type or finite score of this index"
                     )));
                 }
+                row.push(Match {
+                    index,
+                    kind: KINDS[code as usize],
+                    score,
+                });
             }
+            matches.push(row);
         }
         let rows = words
             .iter()
-            .map(|(a, b, t, n, m)| (*a, *b, t.as_str(), n.as_str(), m.as_slice()));
+            .zip(&matches)
+            .map(|((a, b, t, n, _), m)| (*a, *b, t.as_str(), n.as_str(), m.as_slice()));
         Ok(PyBytes::new(py, &json.render(rows, include_offsets)))
     }
 }
