@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 CACHE = ROOT / "var" / "cache"  # the morphology table, built once here so that no server builds it under load
 TOP_K, THRESHOLD = 3, 0.65
+WARM_PASSES = 3
 
 
 def gold_texts() -> list[str]:
@@ -131,6 +132,14 @@ def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> l
         lambda: [rapidfuzz_glossary(t) for t in texts],
         repeats=repeats,
     )
+    # The same with each timing taking several passes: the first pass after the other side's run finds the
+    # caches full of the other side's data (our index is re-read from L3), the later ones run as a server does.
+    warm_ours, warm_anchor = harness.paired_medians(
+        lambda: [index.glossary_json(t) for t in texts],
+        lambda: [rapidfuzz_glossary(t) for t in texts],
+        repeats=repeats,
+        number=WARM_PASSES,
+    )
     g = index.glossary_index("all")
     words = [match_form(t.text) for text in texts for t in scan(text) if t.kind == "word"]
     fuzzy_ours, fuzzy_anchor = harness.paired_medians(
@@ -149,7 +158,19 @@ def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> l
             unit="sentence",
             target=">= 50x",
             met=ratio >= 50,
-            notes=f"{len(g.keys):,} corpus forms; identical answers; one native call per text, then Python assembly",
+            notes=f"{len(g.keys):,} corpus forms; identical answers; one pass over the texts per timing, the two "
+            "sides in turn; one native call per text",
+        ),
+        harness.Row(
+            "analysis",
+            f"glossary, {len(texts)} dialect sentences, in process, {WARM_PASSES} passes per timing",
+            warm_ours / len(texts),
+            warm_anchor / len(texts),
+            "the same glossary with rapidfuzz.process.extract as its fuzzy stage",
+            unit="sentence",
+            target=">= 50x",
+            met=warm_anchor / warm_ours >= 50,
+            notes="as above, each timing the mean of consecutive passes (later passes find their caches warm)",
         ),
         harness.Row(
             "analysis",
