@@ -12,8 +12,9 @@ Glossary (`DialectIndex.glossary`) maps each word of a text to corpus forms, try
 (`exact`, score 1), the normalised form (`normalized`, score 1), the form with dialect clitics stripped on
 either side equal to a corpus form or to a corpus token's stem (`clitic`, score 0.95), and fuzzy matching
 (`fuzzy`, the Lexicon score). Each match carries the corpus annotation and references to its rows. The
-matching runs in one native call per text (`tahqiq.core.GlossaryIndex.lookup`, where the clitic rules and the
-tie-breaks are documented); this module only turns its form indexes into the annotated JSON objects.
+matching runs in one native call per text (`tahqiq.core.GlossaryIndex`; the clitic rules and the tie-breaks are
+in rust/src/glossary.rs): `glossary` turns its form indexes into the annotated objects, `glossary_json` (the
+HTTP route's) has the native call write the JSON around match objects serialised once here.
 """
 
 from __future__ import annotations
