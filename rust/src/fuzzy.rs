@@ -86,6 +86,26 @@ pub struct Query {
     common: RefCell<Vec<u8>>,
     /// Which groups `common` holds already.
     common_done: RefCell<Vec<bool>>,
+    /// Scratch space of the searches: positions that pass the filter.
+    survivors: RefCell<Vec<u32>>,
+    /// Scratch space of `prepare_again`: the query's symbol ids.
+    symbols: Vec<u32>,
+}
+
+impl Query {
+    /// A query with nothing prepared yet, whose buffers [`Index::prepare_again`] fills.
+    pub fn empty() -> Query {
+        Query {
+            len: 0,
+            mask: 0,
+            blocks: 1,
+            pm: Vec::new(),
+            common: RefCell::new(Vec::new()),
+            common_done: RefCell::new(Vec::new()),
+            survivors: RefCell::new(Vec::new()),
+            symbols: Vec::new(),
+        }
+    }
 }
 
 /// The search index behind `Lexicon`. Plain Rust, so it can be searched from many threads at once.
@@ -237,28 +257,35 @@ impl Index {
 
     /// [`Index::prepare`] for a query given as chars.
     pub fn prepare_chars(&self, query: impl Iterator<Item = char>) -> Query {
-        let symbols: Vec<u32> = query
-            .map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN))
-            .collect();
-        let len = symbols.len();
-        let blocks = len.div_ceil(64).max(1);
-        let mut pm = vec![0u64; self.alphabet.len() * blocks];
-        let mut mask = 0u64;
-        for (i, &sym) in symbols.iter().enumerate() {
+        let mut q = Query::empty();
+        self.prepare_again(&mut q, query);
+        q
+    }
+
+    /// Prepares another query in the buffers of `q` (word after word, without allocating each time).
+    pub fn prepare_again(&self, q: &mut Query, query: impl Iterator<Item = char>) {
+        q.symbols.clear();
+        q.symbols
+            .extend(query.map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN)));
+        q.len = q.symbols.len();
+        q.blocks = q.len.div_ceil(64).max(1);
+        q.pm.clear();
+        q.pm.resize(self.alphabet.len() * q.blocks, 0);
+        q.mask = 0;
+        for (i, &sym) in q.symbols.iter().enumerate() {
             if sym == UNSEEN {
                 continue;
             }
-            mask |= bucket(sym);
-            pm[sym as usize * blocks + i / 64] |= 1u64 << (i % 64);
+            q.mask |= bucket(sym);
+            q.pm[sym as usize * q.blocks + i / 64] |= 1u64 << (i % 64);
         }
-        Query {
-            len,
-            mask,
-            blocks,
-            pm,
-            common: RefCell::new(vec![0u8; self.len]),
-            common_done: RefCell::new(vec![false; self.groups.len()]),
+        let common = q.common.get_mut();
+        if common.len() != self.len {
+            common.resize(self.len, 0);
         }
+        let done = q.common_done.get_mut();
+        done.clear();
+        done.resize(self.groups.len(), false);
     }
 
     /// Length of the longest common subsequence of the query and one entry (Hyyrö 2004, bit-parallel).
@@ -368,7 +395,7 @@ impl Index {
         // the bar for the rest. The groups ascend by length, so walk outwards from the query's length.
         let mut above = self.groups.partition_point(|g| g.len < q.len);
         let mut below = above;
-        let mut survivors: Vec<u32> = Vec::with_capacity(64);
+        let mut survivors = q.survivors.borrow_mut();
         while below > 0 || above < self.groups.len() {
             let take_below = above == self.groups.len()
                 || (below > 0
@@ -420,7 +447,7 @@ impl Index {
                 entry_slack,
                 &mut survivors,
             );
-            for &j in &survivors {
+            for &j in survivors.iter() {
                 let j = j as usize;
                 let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                 if lcs >= need {

@@ -24,7 +24,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use crate::fuzzy::{collect_strs, FxMap, Hit, Index, Lexicon};
+use crate::fuzzy::{collect_strs, FxMap, Hit, Index, Lexicon, Query};
 use crate::normalize::{normalize_str, NormalizeOptions};
 use crate::scan::{scan_str, TokenKind};
 
@@ -217,6 +217,18 @@ impl Glossary {
 
     /// The matches of one word (`raw` as written, `norm` its normalised form), best first, at most `top_k`.
     pub fn match_word(&self, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
+        self.match_word_in(&mut Query::empty(), raw, norm, top_k, threshold)
+    }
+
+    /// [`Glossary::match_word`] preparing the fuzzy query in `query`'s buffers (word after word of a text).
+    fn match_word_in(
+        &self,
+        query: &mut Query,
+        raw: &str,
+        norm: &str,
+        top_k: usize,
+        threshold: f64,
+    ) -> Vec<Match> {
         let mut found = Found(Vec::new());
         for &i in self.by_raw.get(raw).into_iter().flatten() {
             found.offer(i, MatchType::Exact, 1.0, threshold);
@@ -239,10 +251,11 @@ impl Glossary {
                 }
             }
         }
-        let query = self.index.prepare(norm);
+        self.index.prepare_again(query, norm.chars());
+        let query = &*query;
         if found.0.is_empty() {
             // Only fuzzy matches, ranked as the search ranks them.
-            let hits = self.index.search_prepared(&query, top_k, threshold);
+            let hits = self.index.search_prepared(query, top_k, threshold);
             return hits
                 .into_iter()
                 .map(|h| Match {
@@ -264,7 +277,7 @@ impl Glossary {
         };
         // Among the best `top_k + found` fuzzy hits are the best `top_k` that are not matches already.
         let limit = (top_k + found.0.len()).min(in_h);
-        let hits = self.index.search_prepared(&query, limit, bar);
+        let hits = self.index.search_prepared(query, limit, bar);
         // The similarity of each match found so far: its score in H, if it is in H (see the module docs).
         let mut similarity: Vec<Option<f64>> = Vec::with_capacity(found.0.len());
         // A similarity only orders matches of equal score and type, and only ones that can still be answered.
@@ -281,7 +294,7 @@ impl Glossary {
         for (k, m) in found.0.iter().enumerate() {
             let known = hits.iter().find(|h| h.index == m.index).map(|h| h.score);
             if known.is_none() && place_matters(m) {
-                let s = self.index.score_entry(&query, m.index);
+                let s = self.index.score_entry(query, m.index);
                 if s >= floor {
                     unsure.push((k, s));
                 }
@@ -325,7 +338,7 @@ impl Glossary {
                 index: m.index,
                 score: s,
             };
-            let deeper = self.index.search_until(&query, in_h, s, Some(this));
+            let deeper = self.index.search_until(query, in_h, s, Some(this));
             similarity[k] = deeper.iter().find(|h| h.index == m.index).map(|h| h.score);
             // Found means not stopped early, so the search was complete.
             complete = similarity[k].map(|_| (s, deeper));
@@ -362,12 +375,13 @@ impl Glossary {
 
     /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
     pub fn lookup<'a>(&self, text: &'a str, top_k: usize, threshold: f64) -> Vec<WordMatches<'a>> {
+        let mut query = Query::empty();
         scan_str(text)
             .into_iter()
             .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
             .map(|t| {
                 let normalized = match_form(t.text);
-                let matches = self.match_word(t.text, &normalized, top_k, threshold);
+                let matches = self.match_word_in(&mut query, t.text, &normalized, top_k, threshold);
                 WordMatches {
                     text: t.text,
                     start: t.span.start,
