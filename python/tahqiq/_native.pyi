@@ -1,8 +1,18 @@
 # Typed interface of the compiled module `tahqiq._native` (rust/src). Checked by `mypy.stubtest` in CI.
 from collections.abc import Sequence
-from typing import Final, Literal, final
+from typing import ClassVar, Final, Literal, final
 
-__all__ = ["Lexicon", "Token", "__version__", "canonical_json", "fingerprint", "normalize", "scan"]
+__all__ = [
+    "GlossaryIndex",
+    "Lexicon",
+    "Token",
+    "__version__",
+    "canonical_json",
+    "fingerprint",
+    "normalize",
+    "scan",
+    "strip_clitics",
+]
 
 __version__: Final[str]
 
@@ -46,5 +56,33 @@ class Lexicon:
     ) -> list[list[tuple[int, float]]]: ...
     def memory_bytes(self) -> int: ...
 
+_GlossaryWord = tuple[int, int, str, str, list[tuple[int, int, float]]]
+
+@final
+class GlossaryIndex:
+    MATCH_TYPES: ClassVar[tuple[str, str, str, str]]
+    CLITIC_SCORE: ClassVar[float]
+    TIE_BREAK_CANDIDATES: ClassVar[int]
+    def __new__(
+        cls,
+        forms: Sequence[str],
+        codas: Sequence[str],
+        stems: Sequence[str],
+        *,
+        heads: Sequence[bytes] | None = None,
+        refs: Sequence[bytes] | None = None,
+    ) -> GlossaryIndex: ...
+    def __len__(self) -> int: ...
+    @property
+    def keys(self) -> list[str]: ...
+    @property
+    def lexicon(self) -> Lexicon: ...
+    def lookup(self, text: str, top_k: int = 3, threshold: float = 0.65) -> list[_GlossaryWord]: ...
+    def lookup_json(
+        self, text: str, top_k: int = 3, threshold: float = 0.65, include_offsets: bool = False
+    ) -> bytes: ...
+    def render_json(self, words: Sequence[_GlossaryWord], include_offsets: bool = False) -> bytes: ...
+
+def strip_clitics(form: str) -> list[str]: ...
 def canonical_json(body: bytes | bytearray | memoryview) -> bytes: ...
 def fingerprint(body: bytes | bytearray | memoryview, *, context: str = "") -> str: ...

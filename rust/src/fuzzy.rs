@@ -12,8 +12,10 @@
 //! - survivors get the exact LCS by Hyyrö's bit-parallel algorithm, 64 query characters per machine word;
 //! - groups are visited nearest-length first, so the top-k fills early and the cut-off rises with it.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -27,17 +29,24 @@ const SHARED_BUCKET: u32 = 63;
 /// Below this many queries `search_many` stays on the calling thread (it still releases the GIL).
 const PARALLEL_MIN_QUERIES: usize = 16;
 
-/// The Firefox hash: the keys are code points, so DoS-resistant hashing buys nothing here.
+/// The Firefox hash: the keys are code points and corpus words, so DoS-resistant hashing buys nothing here.
 #[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.write_u64(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(last));
         }
     }
     fn write_u32(&mut self, i: u32) {
@@ -48,7 +57,7 @@ impl Hasher for FxHasher {
     }
 }
 
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Entries of one length, stored side by side.
 struct LengthGroup {
@@ -57,17 +66,46 @@ struct LengthGroup {
     ids: Vec<u32>,
     /// Bucket presence mask per entry.
     masks: Vec<u64>,
+    /// Buckets per entry (the popcount of its mask).
+    pops: Vec<u8>,
+    /// Position of the group's first entry among all entries in group order (see `Query::common`).
+    offset: usize,
     /// `len` symbol ids per entry, entry after entry.
     symbols: Vec<u32>,
 }
 
 /// A query prepared for scoring: symbol ids, its bucket mask and its bit-parallel match vectors.
-struct Query {
+pub struct Query {
     len: usize,
     mask: u64,
     blocks: usize,
     /// `pm[sym * blocks + b]`: bit i of block b is set when query char 64*b+i has symbol `sym`.
     pm: Vec<u64>,
+    /// Buckets each entry shares with the query, entries in group order: computed once per query and group
+    /// (when a search first visits the group), so that each search's filter only compares bytes.
+    common: RefCell<Vec<u8>>,
+    /// Which groups `common` holds already.
+    common_done: RefCell<Vec<bool>>,
+    /// Scratch space of the searches: positions that pass the filter.
+    survivors: RefCell<Vec<u32>>,
+    /// Scratch space of `prepare_again`: the query's symbol ids.
+    symbols: Vec<u32>,
+}
+
+impl Query {
+    /// A query with nothing prepared yet, whose buffers [`Index::prepare_again`] fills.
+    pub fn empty() -> Query {
+        Query {
+            len: 0,
+            mask: 0,
+            blocks: 1,
+            pm: Vec::new(),
+            common: RefCell::new(Vec::new()),
+            common_done: RefCell::new(Vec::new()),
+            survivors: RefCell::new(Vec::new()),
+            symbols: Vec::new(),
+        }
+    }
 }
 
 /// The search index behind `Lexicon`. Plain Rust, so it can be searched from many threads at once.
@@ -75,6 +113,8 @@ pub struct Index {
     len: usize,
     alphabet: FxMap<char, u32>,
     groups: Vec<LengthGroup>,
+    /// Where each entry lives: (group, position in the group).
+    places: Vec<(u32, u32)>,
 }
 
 /// One candidate result: its score and entry index. Ordered best first, then by lower index.
@@ -93,6 +133,26 @@ fn score(total: usize, lcs: usize) -> f64 {
         1.0 - (total - 2 * lcs) as f64 / total as f64
     };
     sim * 100.0 / 100.0
+}
+
+/// The smallest LCS in `0..=most` whose score reaches `bar` for strings of `total` characters, if any. Starts
+/// from the real-number answer and settles it with `score` itself, so that the rounding is exactly the score's.
+#[inline]
+fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
+    // Truncation (no `ceil`: the baseline target calls libm for it); the loops below settle the rest.
+    let estimate = bar * total as f64 / 2.0;
+    let mut k = if estimate.is_finite() && estimate > 0.0 {
+        (estimate as usize).min(most)
+    } else {
+        0
+    };
+    while k > 0 && score(total, k - 1) >= bar {
+        k -= 1;
+    }
+    while k <= most && score(total, k) < bar {
+        k += 1;
+    }
+    (k <= most).then_some(k)
 }
 
 #[inline]
@@ -126,6 +186,8 @@ impl Index {
                     len,
                     ids: Vec::new(),
                     masks: Vec::new(),
+                    pops: Vec::new(),
+                    offset: 0,
                     symbols: Vec::new(),
                 });
                 groups.len() - 1
@@ -139,17 +201,27 @@ impl Index {
             }
             group.ids.push(index as u32);
             group.masks.push(mask);
+            group.pops.push(mask.count_ones() as u8);
         }
         groups.sort_unstable_by_key(|g| g.len);
-        for g in &mut groups {
+        let mut places = vec![(0u32, 0u32); entries.len()];
+        let mut offset = 0;
+        for (gi, g) in groups.iter_mut().enumerate() {
+            g.offset = offset;
+            offset += g.ids.len();
+            g.pops.shrink_to_fit();
             g.ids.shrink_to_fit();
             g.masks.shrink_to_fit();
             g.symbols.shrink_to_fit();
+            for (j, &id) in g.ids.iter().enumerate() {
+                places[id as usize] = (gi as u32, j as u32);
+            }
         }
         Index {
             len: entries.len(),
             alphabet,
             groups,
+            places,
         }
     }
 
@@ -170,39 +242,54 @@ impl Index {
                 std::mem::size_of::<LengthGroup>()
                     + g.ids.capacity() * 4
                     + g.masks.capacity() * 8
+                    + g.pops.capacity()
                     + g.symbols.capacity() * 4
             })
             .sum();
         let alphabet = self.alphabet.capacity() * (std::mem::size_of::<(char, u32)>() + 1);
-        std::mem::size_of::<Index>() + groups + alphabet
+        std::mem::size_of::<Index>() + groups + alphabet + self.places.capacity() * 8
     }
 
-    fn prepare(&self, query: &str) -> Query {
-        let symbols: Vec<u32> = query
-            .chars()
-            .map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN))
-            .collect();
-        let len = symbols.len();
-        let blocks = len.div_ceil(64).max(1);
-        let mut pm = vec![0u64; self.alphabet.len() * blocks];
-        let mut mask = 0u64;
-        for (i, &sym) in symbols.iter().enumerate() {
+    /// Prepares `query` once for any number of searches and scorings.
+    pub fn prepare(&self, query: &str) -> Query {
+        self.prepare_chars(query.chars())
+    }
+
+    /// [`Index::prepare`] for a query given as chars.
+    pub fn prepare_chars(&self, query: impl Iterator<Item = char>) -> Query {
+        let mut q = Query::empty();
+        self.prepare_again(&mut q, query);
+        q
+    }
+
+    /// Prepares another query in the buffers of `q` (word after word, without allocating each time).
+    pub fn prepare_again(&self, q: &mut Query, query: impl Iterator<Item = char>) {
+        q.symbols.clear();
+        q.symbols
+            .extend(query.map(|c| self.alphabet.get(&c).copied().unwrap_or(UNSEEN)));
+        q.len = q.symbols.len();
+        q.blocks = q.len.div_ceil(64).max(1);
+        q.pm.clear();
+        q.pm.resize(self.alphabet.len() * q.blocks, 0);
+        q.mask = 0;
+        for (i, &sym) in q.symbols.iter().enumerate() {
             if sym == UNSEEN {
                 continue;
             }
-            mask |= bucket(sym);
-            pm[sym as usize * blocks + i / 64] |= 1u64 << (i % 64);
+            q.mask |= bucket(sym);
+            q.pm[sym as usize * q.blocks + i / 64] |= 1u64 << (i % 64);
         }
-        Query {
-            len,
-            mask,
-            blocks,
-            pm,
+        let common = q.common.get_mut();
+        if common.len() != self.len {
+            common.resize(self.len, 0);
         }
+        let done = q.common_done.get_mut();
+        done.clear();
+        done.resize(self.groups.len(), false);
     }
 
     /// Length of the longest common subsequence of the query and one entry (Hyyrö 2004, bit-parallel).
-    #[inline]
+    #[inline(always)]
     fn lcs(query: &Query, entry: &[u32]) -> usize {
         if query.blocks == 1 {
             let mut v = !0u64;
@@ -243,49 +330,131 @@ impl Index {
         lcs
     }
 
+    /// The score of entry `index` against a prepared query (`rapidfuzz.fuzz.ratio / 100`).
+    pub fn score_entry(&self, q: &Query, index: u32) -> f64 {
+        let (g, j) = self.places[index as usize];
+        let group = &self.groups[g as usize];
+        let lb = group.len;
+        let j = j as usize;
+        score(
+            q.len + lb,
+            Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]),
+        )
+    }
+
     /// Best `top_k` entries scoring at least `threshold`, best first, ties by lower index.
     pub fn search(&self, query: &str, top_k: usize, threshold: f64) -> Vec<Hit> {
-        let q = self.prepare(query);
+        self.search_prepared(&self.prepare(query), top_k, threshold)
+    }
+
+    /// [`Index::search`] for a prepared query.
+    pub fn search_prepared(&self, q: &Query, top_k: usize, threshold: f64) -> Vec<Hit> {
+        self.search_until(q, top_k, threshold, None)
+    }
+
+    /// [`Index::search_prepared`] that may stop early once `stop` is sure not to be among the results: it then
+    /// returns the results found so far, which lack `stop` as the full answer would.
+    pub fn search_until(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+    ) -> Vec<Hit> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the CPU has just been checked for the `popcnt` instruction.
+                return unsafe { self.search_popcnt(q, top_k, threshold, stop) };
+            }
+        }
+        self.search_body(q, top_k, threshold, stop)
+    }
+
+    /// The search compiled with the `popcnt` instruction, which the baseline x86-64 target lacks: counting
+    /// bits is the inner step of both the mask filter and the LCS.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn search_popcnt(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+    ) -> Vec<Hit> {
+        self.search_body(q, top_k, threshold, stop)
+    }
+
+    #[inline(always)]
+    fn search_body(&self, q: &Query, top_k: usize, threshold: f64, stop: Option<Hit>) -> Vec<Hit> {
         let mut top = TopK::new(top_k.min(self.len));
         if top.capacity == 0 {
             return Vec::new();
         }
-        // Nearest lengths first: they hold the best scores, which then raise the bar for the rest.
-        let mut order: Vec<&LengthGroup> = self.groups.iter().collect();
-        order.sort_by_key(|g| (g.len.abs_diff(q.len), g.len));
-        let mut survivors: Vec<u32> = Vec::new();
-        for group in order {
+        // Nearest lengths first (shorter first at equal distance): they hold the best scores, which then raise
+        // the bar for the rest. The groups ascend by length, so walk outwards from the query's length.
+        let mut above = self.groups.partition_point(|g| g.len < q.len);
+        let mut below = above;
+        let mut survivors = q.survivors.borrow_mut();
+        while below > 0 || above < self.groups.len() {
+            let take_below = above == self.groups.len()
+                || (below > 0
+                    && q.len - self.groups[below - 1].len <= self.groups[above].len - q.len);
+            let g = if take_below {
+                below -= 1;
+                below
+            } else {
+                above += 1;
+                above - 1
+            };
+            let group = &self.groups[g];
             let lb = group.len;
             let total = q.len + lb;
+            if stop.is_some_and(|s| top.excludes(s)) {
+                break;
+            }
             let bar = top.bar(threshold);
             // Smallest LCS whose score reaches the bar; none means the whole group is out of reach.
-            let Some(need) = (0..=q.len.min(lb)).find(|&lcs| score(total, lcs) >= bar) else {
+            let Some(need) = min_lcs(total, q.len.min(lb), bar) else {
                 continue;
             };
             if need == 0 {
                 // Everything in the group qualifies (only possible at a threshold of 0 or with empty strings).
                 for (j, &id) in group.ids.iter().enumerate() {
-                    let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                    let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                     top.offer(id, score(total, lcs), threshold);
                 }
                 continue;
             }
             // An entry bucket missing from the query costs at least one entry char; likewise the other way.
-            let entry_slack = (lb - need) as u32;
-            let query_slack = (q.len - need) as u32;
+            let entry_slack = (lb - need).min(255) as u8;
+            let query_slack = q.len - need;
+            let buckets = q.mask.count_ones() as usize;
+            let shared_at_least = buckets.saturating_sub(query_slack) as u8;
+            let n = group.ids.len();
+            let mut common = q.common.borrow_mut();
+            let common = &mut common[group.offset..group.offset + n];
+            let done = &mut q.common_done.borrow_mut()[g];
+            if !*done {
+                common_buckets(&group.masks, q.mask, common);
+                *done = true;
+            }
             survivors.clear();
-            filter_masks(
-                &group.masks,
-                q.mask,
+            filter_common(
+                common,
+                &group.pops,
+                shared_at_least,
                 entry_slack,
-                query_slack,
                 &mut survivors,
             );
-            for &j in &survivors {
+            for &j in survivors.iter() {
                 let j = j as usize;
-                let lcs = Self::lcs(&q, &group.symbols[j * lb..(j + 1) * lb]);
+                let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
                 if lcs >= need {
                     top.offer(group.ids[j], score(total, lcs), threshold);
+                    if stop.is_some_and(|s| top.excludes(s)) {
+                        return top.into_sorted();
+                    }
                 }
             }
         }
@@ -293,47 +462,128 @@ impl Index {
     }
 }
 
-/// Positions of the entries whose bucket masks leave room for the needed overlap.
-#[inline]
-fn filter_masks(masks: &[u64], qmask: u64, entry_slack: u32, query_slack: u32, out: &mut Vec<u32>) {
+/// `common[j]`: the buckets of `masks[j]` that `qmask` has too.
+fn common_buckets(masks: &[u64], qmask: u64, common: &mut [u8]) {
     #[cfg(target_arch = "x86_64")]
     {
+        if std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx512f")
+        {
+            // SAFETY: the CPU has just been checked for these instructions.
+            unsafe { common_buckets_avx512(masks, qmask, common) };
+            return;
+        }
         if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has just been checked for the `popcnt` instruction.
-            unsafe { filter_masks_popcnt(masks, qmask, entry_slack, query_slack, out) };
+            // SAFETY: as above.
+            unsafe { common_buckets_popcnt(masks, qmask, common) };
             return;
         }
     }
-    filter_masks_portable(masks, qmask, entry_slack, query_slack, out);
+    common_buckets_portable(masks, qmask, common);
 }
 
 #[inline(always)]
-fn filter_masks_portable(
-    masks: &[u64],
-    qmask: u64,
-    entry_slack: u32,
-    query_slack: u32,
+fn common_buckets_portable(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    for (c, &m) in common.iter_mut().zip(masks) {
+        *c = (m & qmask).count_ones() as u8;
+    }
+}
+
+/// Compiled for AVX-512 so that the popcounts vectorise.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+unsafe fn common_buckets_avx512(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    common_buckets_portable(masks, qmask, common)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn common_buckets_popcnt(masks: &[u64], qmask: u64, common: &mut [u8]) {
+    common_buckets_portable(masks, qmask, common)
+}
+
+/// Positions of the entries whose buckets leave room for the needed overlap: sharing at least
+/// `shared_at_least` of the query's buckets (the query misses at most its slack), and having at most
+/// `entry_slack` buckets the query lacks.
+#[inline]
+fn filter_common(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
     out: &mut Vec<u32>,
 ) {
-    for (j, &m) in masks.iter().enumerate() {
-        let entry_misses = (m & !qmask).count_ones();
-        let query_misses = (qmask & !m).count_ones();
-        if entry_misses <= entry_slack && query_misses <= query_slack {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has just been checked for these instructions.
+            unsafe { filter_common_avx512(common, pops, shared_at_least, entry_slack, out) };
+            return;
+        }
+    }
+    filter_common_portable(common, pops, shared_at_least, entry_slack, out);
+}
+
+#[inline(always)]
+fn entry_passes(common: u8, pop: u8, shared_at_least: u8, entry_slack: u8) -> bool {
+    (common >= shared_at_least) & (common.saturating_add(entry_slack) >= pop)
+}
+
+fn filter_common_portable(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
+    out: &mut Vec<u32>,
+) {
+    for (j, (&c, &p)) in common.iter().zip(pops).enumerate() {
+        if entry_passes(c, p, shared_at_least, entry_slack) {
             out.push(j as u32);
         }
     }
 }
 
+/// 64 entries per instruction (the last few by a masked load): the compares give the verdicts as bits.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn filter_masks_popcnt(
-    masks: &[u64],
-    qmask: u64,
-    entry_slack: u32,
-    query_slack: u32,
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn filter_common_avx512(
+    common: &[u8],
+    pops: &[u8],
+    shared_at_least: u8,
+    entry_slack: u8,
     out: &mut Vec<u32>,
 ) {
-    filter_masks_portable(masks, qmask, entry_slack, query_slack, out)
+    use std::arch::x86_64::{
+        _mm512_adds_epu8, _mm512_cmpge_epu8_mask, _mm512_maskz_loadu_epi8, _mm512_set1_epi8,
+    };
+    const BLOCK: usize = 64;
+    let at_least = _mm512_set1_epi8(shared_at_least as i8);
+    let slack = _mm512_set1_epi8(entry_slack as i8);
+    let n = common.len().min(pops.len());
+    let mut start = 0;
+    while start < n {
+        let lanes = (n - start).min(BLOCK);
+        let present: u64 = if lanes == BLOCK {
+            !0
+        } else {
+            (1u64 << lanes) - 1
+        };
+        // SAFETY: only the `lanes` present bytes are read; the loads need no alignment.
+        let (c, p) = unsafe {
+            (
+                _mm512_maskz_loadu_epi8(present, common.as_ptr().add(start).cast::<i8>()),
+                _mm512_maskz_loadu_epi8(present, pops.as_ptr().add(start).cast::<i8>()),
+            )
+        };
+        let mut bits = _mm512_cmpge_epu8_mask(c, at_least)
+            & _mm512_cmpge_epu8_mask(_mm512_adds_epu8(c, slack), p)
+            & present;
+        while bits != 0 {
+            out.push((start as u32) + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+        start += BLOCK;
+    }
 }
 
 /// The best hits so far, kept sorted best first; small, so insertion by shifting is cheapest.
@@ -348,6 +598,12 @@ impl TopK {
             capacity,
             hits: Vec::with_capacity(capacity.min(1024)),
         }
+    }
+
+    /// Whether `hit` can no longer get in: the list is full of better hits (it only gets better).
+    #[inline]
+    fn excludes(&self, hit: Hit) -> bool {
+        self.hits.len() == self.capacity && Self::better(self.hits[self.capacity - 1], hit)
     }
 
     #[inline]
@@ -407,7 +663,10 @@ fn to_pairs(hits: Vec<Hit>) -> Vec<(usize, f64)> {
 }
 
 /// Collects a Python sequence (or any iterable) of `str` as borrowed `&str`s, naming the first bad item.
-fn collect_strs<'py>(items: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyString>>> {
+pub(crate) fn collect_strs<'py>(
+    items: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Vec<Bound<'py, PyString>>> {
     if items.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
             "{what} must be a sequence of str, not a single str"
@@ -437,7 +696,14 @@ fn collect_strs<'py>(items: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Boun
 /// normalise both sides first (`tahqiq.core.normalize`) when that is what you mean.
 #[pyclass(module = "tahqiq._native", frozen)]
 pub struct Lexicon {
-    index: Index,
+    index: Arc<Index>,
+}
+
+impl Lexicon {
+    /// A Lexicon over an index another object also holds (the glossary's).
+    pub(crate) fn from_index(index: Arc<Index>) -> Lexicon {
+        Lexicon { index }
+    }
 }
 
 #[pymethods]
@@ -451,7 +717,7 @@ impl Lexicon {
             .collect::<PyResult<_>>()?;
         let py = entries.py();
         Ok(Lexicon {
-            index: py.detach(|| Index::new(&borrowed)),
+            index: Arc::new(py.detach(|| Index::new(&borrowed))),
         })
     }
 
@@ -654,6 +920,49 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             let bc: Vec<char> = b.chars().collect();
             prop_assert_eq!(Index::lcs(&q, &syms), lcs_dp(&ac, &bc));
+        }
+
+        #[test]
+        fn min_lcs_is_the_first_reaching_the_bar(total in 0usize..200, most in 0usize..100, bar in prop_oneof![0.0f64..=1.0, Just(0.5), Just(0.65), Just(1.0)]) {
+            let most = most.min(total / 2 + 1);
+            prop_assert_eq!(min_lcs(total, most, bar), (0..=most).find(|&k| score(total, k) >= bar));
+        }
+
+        #[test]
+        fn large_groups_equal_brute_force(
+            // Hundreds of entries of one or two lengths: the filter's 64-entry blocks and their tails.
+            entries in proptest::collection::vec("[abcdeé]{4,5}", 60..400),
+            query in "[abcdeéz]{2,7}",
+            top_k in 1usize..12,
+            threshold in prop_oneof![Just(0.5), Just(0.65), 0.0f64..=1.0],
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            let q = idx.prepare(&query);
+            // The same prepared query twice: its shared-bucket counts are reused by the second search.
+            prop_assert_eq!(idx.search_prepared(&q, top_k, threshold), brute(&refs, &query, top_k, threshold));
+            prop_assert_eq!(idx.search_prepared(&q, top_k + 3, threshold / 2.0), brute(&refs, &query, top_k + 3, threshold / 2.0));
+        }
+
+        #[test]
+        fn stopping_early_keeps_what_is_sure(
+            entries in proptest::collection::vec("[abcde]{2,6}", 1..200),
+            query in "[abcde]{2,6}",
+            pick in 0usize..200,
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            let q = idx.prepare(&query);
+            let index = (pick % refs.len()) as u32;
+            let score = idx.score_entry(&q, index);
+            let full = idx.search_prepared(&q, 5, score);
+            let stopped = idx.search_until(&q, 5, score, Some(Hit { index, score }));
+            // Present in the stopped answer exactly when present in the full one, and then both are equal.
+            let in_full = full.iter().any(|h| h.index == index);
+            prop_assert_eq!(stopped.iter().any(|h| h.index == index), in_full);
+            if in_full {
+                prop_assert_eq!(stopped, full);
+            }
         }
 
         #[test]

@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 pub mod fingerprint;
 pub mod fuzzy;
+pub mod glossary;
 pub mod normalize;
 pub mod scan;
 pub mod unicode_class;
@@ -15,6 +16,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     normalize::register(m)?;
     scan::register(m)?;
     fuzzy::register(m)?;
+    glossary::register(m)?;
     fingerprint::register(m)?;
     Ok(())
 }

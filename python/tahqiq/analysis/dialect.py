@@ -11,40 +11,27 @@ POST-style lookups stop after the exact text.
 Glossary (`DialectIndex.glossary`) maps each word of a text to corpus forms, trying: the form as written
 (`exact`, score 1), the normalised form (`normalized`, score 1), the form with dialect clitics stripped on
 either side equal to a corpus form or to a corpus token's stem (`clitic`, score 0.95), and fuzzy matching
-(`fuzzy`, the Lexicon score). Each match carries the corpus annotation and references to its rows.
+(`fuzzy`, the Lexicon score). Each match carries the corpus annotation and references to its rows. The
+matching runs in one native call per text (`tahqiq.core.GlossaryIndex`; the clitic rules and the tie-breaks are
+in rust/src/glossary.rs): `glossary` turns its form indexes into the annotated objects, `glossary_json` (the
+HTTP route's) has the native call write the JSON around match objects serialised once here.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from tahqiq.analysis.corpus import CorpusToken, Sentence, sentence_fields
-from tahqiq.core import Lexicon, normalize, scan
+from tahqiq.core import GlossaryIndex, GlossaryWord, Lexicon, normalize
 
 SHIPPED = "tahqiq"
 ALL = "all"
 MAX_REFS = 5
-TIE_BREAK_CANDIDATES = 8
-CLITIC_SCORE = 0.95  # below the exact and normalised matches, above most fuzzy ones
-
-# Proclitics and enclitics of the dialects, in normalised spelling (ى→ي, ة→ه), longest first within a slot.
-PROCLITIC_SLOTS: tuple[tuple[str, ...], ...] = (
-    ("و", "ف"),  # conjunctions
-    ("ما",),  # attached negation
-    ("رح", "ح", "ه", "ب", "د", "ع", "م", "ل", "ك"),  # future, progressive, prepositions
-    ("ال",),  # article
-)
-ENCLITICS: tuple[str, ...] = (
-    "ش",
-    "هم", "هن", "ها", "كم", "كو", "كي", "نا", "ني", "ك", "ه", "و", "ي",
-    "لهم", "لكم", "لنا", "لها", "لك", "له", "لي", "لو",
-)  # fmt: skip
-MIN_STEM = 2
+MATCH_TYPES = GlossaryIndex.MATCH_TYPES  # by the codes of GlossaryIndex.lookup
 
 
 def match_form(text: str) -> str:
@@ -54,34 +41,6 @@ def match_form(text: str) -> str:
 
 def sentence_json(s: Sentence, corpus: str) -> dict[str, Any]:
     return {**sentence_fields(s), "corpus": corpus}
-
-
-def _matching_prefixes(form: str) -> list[str]:
-    """The proclitic sequences (one choice or none per slot, in slot order) that `form` starts with."""
-    found = [""]
-    for slot in PROCLITIC_SLOTS:
-        found += [p + c for p in found for c in slot if form.startswith(p + c)]
-    return found
-
-
-_SUFFIXES = ("", *ENCLITICS, *(e + "ش" for e in ENCLITICS if e != "ش"))
-
-
-@functools.lru_cache(maxsize=65_536)
-def strip_clitics(form: str) -> tuple[str, ...]:
-    """Every way to take dialect proclitics and enclitics off a normalised word, leaving at least MIN_STEM
-    letters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
-    included. Ordered by how much was stripped (least first)."""
-    suffixes = [s for s in _SUFFIXES if form.endswith(s)]
-    out: dict[str, int] = {}
-    for p in _matching_prefixes(form):
-        for s in suffixes:
-            if (p or s) and len(form) - len(p) - len(s) >= MIN_STEM:
-                stem = form[len(p) : len(form) - len(s)]
-                out.setdefault(stem, len(p) + len(s))
-                if s and stem.endswith("ت"):  # سيارتي → سيارة: ta marbuta is written ت before an enclitic
-                    out.setdefault(stem[:-1] + "ه", len(p) + len(s))
-    return tuple(sorted(out, key=lambda stem: (out[stem], stem)))
 
 
 @dataclass(slots=True)
@@ -248,21 +207,21 @@ class DialectIndex:
         source: str = ALL,
     ) -> list[dict[str, Any]]:
         index = self.glossary_index(source)
-        words = [t for t in scan(text) if t.kind in ("word", "number")]
-        normalized = [match_form(t.text) for t in words]
-        # More fuzzy candidates than asked for: their similarity also orders the clitic matches among themselves.
-        fuzzy = index.lexicon.search_many(normalized, top_k=top_k + TIE_BREAK_CANDIDATES, threshold=min(threshold, 0.5))
-        out = []
-        for t, norm, fuzzy_hits in zip(words, normalized, fuzzy, strict=True):
-            row: dict[str, Any] = {"token": t.text, "normalized": norm}
-            if include_offsets:
-                row["start"], row["end"] = t.start, t.end
-            row["matches"] = index.matches(t.text, norm, fuzzy_hits, top_k, threshold)
-            out.append(row)
-        return out
+        return index.assemble(index.native.lookup(text, top_k, threshold), include_offsets)
 
-
-_TYPE_RANK = {"exact": 0, "normalized": 1, "clitic": 2, "fuzzy": 3}
+    def glossary_json(
+        self,
+        text: str,
+        *,
+        top_k: int = 3,
+        threshold: float = 0.65,
+        include_offsets: bool = False,
+        source: str = ALL,
+    ) -> orjson.Fragment:
+        """`glossary` as its JSON array, written by the native call around pre-serialised match objects (what
+        the HTTP route sends)."""
+        native = self.glossary_index(source).native
+        return orjson.Fragment(native.lookup_json(text, top_k, threshold, include_offsets))
 
 
 class _Glossary:
@@ -283,61 +242,41 @@ class _Glossary:
                 if len(entry.refs) < MAX_REFS:
                     entry.refs.append({"sentence_id": s.sentence_id, "token_index": i, "corpus": corpus})
         self.entries = list(entries.values())
-        self.by_raw: dict[str, list[int]] = defaultdict(list)
-        self.by_norm: dict[str, list[int]] = defaultdict(list)
-        self.by_stem: dict[str, list[int]] = defaultdict(list)
-        keys: list[str] = []
-        for i, e in enumerate(self.entries):
-            self.by_raw[e.form].append(i)
-            norm = match_form(e.form)
-            keys.append(norm)
-            for variant in {norm, match_form(e.token.coda)}:
-                self.by_norm[variant].append(i)
-            stem = match_form(e.token.stem)
-            if len(stem) >= MIN_STEM:
-                self.by_stem[stem].append(i)
-        self.keys = keys
-        self.lexicon = Lexicon(keys)
-
-    def _match(self, i: int, match_type: str, score: float) -> dict[str, Any]:
-        e = self.entries[i]
-        t = e.token
-        return {
-            "form": e.form,
-            "coda": t.coda,
-            "msa_lemma": t.msa_lemma,
-            "dialect_lemma": t.dialect_lemma,
-            "gloss": t.gloss,
-            "pos": t.pos,
-            "score": score,
-            "match_type": match_type,
-            "refs": e.refs,
-        }
-
-    def matches(
-        self, raw: str, norm: str, fuzzy_hits: list[tuple[int, float]], top_k: int, threshold: float
-    ) -> list[dict[str, Any]]:
-        found: dict[int, tuple[str, float]] = {}
-
-        def offer(i: int, match_type: str, score: float) -> None:
-            if score < threshold:
-                return
-            old = found.get(i)
-            if old is None or (score, -_TYPE_RANK[match_type]) > (old[1], -_TYPE_RANK[old[0]]):
-                found[i] = (match_type, score)
-
-        for i in self.by_raw.get(raw, ()):
-            offer(i, "exact", 1.0)
-        for i in self.by_norm.get(norm, ()):
-            offer(i, "normalized", 1.0)
-        if len(found) < top_k:
-            for stem in strip_clitics(norm):
-                for i in itertools.chain(self.by_norm.get(stem, ()), self.by_stem.get(stem, ())):
-                    offer(i, "clitic", CLITIC_SCORE)
-        similarity = dict(fuzzy_hits)
-        for i, score in fuzzy_hits:
-            offer(i, "fuzzy", score)
-        ranked = sorted(
-            found.items(), key=lambda kv: (-kv[1][1], _TYPE_RANK[kv[1][0]], -similarity.get(kv[0], 0.0), kv[0])
+        # The annotation part of each form's match object, built once; a match adds score, type and refs.
+        self._annotations = [
+            {
+                "form": e.form,
+                "coda": e.token.coda,
+                "msa_lemma": e.token.msa_lemma,
+                "dialect_lemma": e.token.dialect_lemma,
+                "gloss": e.token.gloss,
+                "pos": e.token.pos,
+            }
+            for e in self.entries
+        ]
+        self._refs = [e.refs for e in self.entries]
+        self.native = GlossaryIndex(
+            [e.form for e in self.entries],
+            [e.token.coda for e in self.entries],
+            [e.token.stem for e in self.entries],
+            # The same objects pre-serialised, for the JSON the native call writes around score and type.
+            heads=[orjson.dumps(a)[:-1] + b',"score":' for a in self._annotations],
+            refs=[orjson.dumps(r) for r in self._refs],
         )
-        return [self._match(i, match_type, score) for i, (match_type, score) in ranked[:top_k]]
+        self.keys: list[str] = self.native.keys
+        self.lexicon: Lexicon = self.native.lexicon
+
+    def assemble(self, words: list[GlossaryWord], include_offsets: bool) -> list[dict[str, Any]]:
+        """The answer's `tokens` from `GlossaryIndex.lookup` rows (or rows of the same shape)."""
+        annotations, refs = self._annotations, self._refs
+        out = []
+        for start, end, token, normalized, found in words:
+            row: dict[str, Any] = {"token": token, "normalized": normalized}
+            if include_offsets:
+                row["start"], row["end"] = start, end
+            row["matches"] = [
+                {**annotations[i], "score": score, "match_type": MATCH_TYPES[code], "refs": refs[i]}
+                for i, code, score in found
+            ]
+            out.append(row)
+        return out

@@ -219,7 +219,7 @@ class AnalysisService:
         source = self._source(params)
         params.done()
         assert text is not None and top_k is not None
-        tokens = self.dialects.glossary(
+        tokens = self.dialects.glossary_json(
             text, top_k=top_k, threshold=threshold, include_offsets=include_offsets, source=source
         )
         return {"tokens": tokens}
