@@ -32,16 +32,15 @@ ARABIC = (
 @contextmanager
 def summarize_server(tmp: Path, **settings: str) -> Iterator[ServerProcess]:
     """`tahqiq serve --areas summarize` on SQLite with short time-outs; `settings` are TAHQIQ_* overrides."""
-    env = server_env(
-        f"sqlite:///{tmp / 'store.db'}",
-        TAHQIQ_AREAS="summarize",
-        TAHQIQ_UPSTREAM_TIMEOUT_S="0.3",
-        TAHQIQ_RETRY_MAX_WAIT_S="2",
-        TAHQIQ_BREAKER_FAILURES="1000",
-        TAHQIQ_BREAKER_RESET_S="1",
-        TAHQIQ_SUMMARIZE_RATE="100000/60s",
-        **settings,
-    )
+    defaults = {
+        "TAHQIQ_AREAS": "summarize",
+        "TAHQIQ_UPSTREAM_TIMEOUT_S": "0.3",
+        "TAHQIQ_RETRY_MAX_WAIT_S": "2",
+        "TAHQIQ_BREAKER_FAILURES": "1000",
+        "TAHQIQ_BREAKER_RESET_S": "1",
+        "TAHQIQ_SUMMARIZE_RATE": "100000/60s",
+    }
+    env = server_env(f"sqlite:///{tmp / 'store.db'}", **(defaults | settings))
     with ServerProcess(env) as server:
         yield server
 
