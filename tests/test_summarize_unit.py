@@ -8,7 +8,6 @@ import email.utils
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from tahqiq.config import Settings, SettingsError
 from tahqiq.problems import Problem
 from tahqiq.summarize import answer
