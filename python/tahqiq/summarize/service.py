@@ -23,7 +23,7 @@ import orjson
 
 from tahqiq.config import Settings
 from tahqiq.problems import Problem
-from tahqiq.ratelimit import rate_headers
+from tahqiq.ratelimit import WriteBehindCounter, rate_headers
 from tahqiq.store.protocol import Store
 from tahqiq.summarize import answer, extractive
 from tahqiq.summarize.breaker import BreakerOpen, CircuitBreaker
@@ -122,7 +122,6 @@ def rate_bucket(app_key: str | None, client: str) -> str:
 class SummarizeService:
     def __init__(self, settings: Settings, store: Store) -> None:
         self._settings = settings
-        self._store = store
         self.gateway = (
             Upstream("gateway", settings.gateway_url, settings.gateway_model, settings.gateway_key)
             if settings.gateway_url and settings.gateway_enabled
@@ -136,6 +135,7 @@ class SummarizeService:
         self.route = "gateway" if self.gateway else "provider" if self.provider else "local"
         """The configured route: what `x-ai-strategy` names on answers given before any upstream was tried."""
         self.client = ChatClient(settings.upstream_timeout_s, settings.retry_max_wait_s)
+        self.counter = WriteBehindCounter(store, settings.summarize_rate)
         self.breakers = {
             name: CircuitBreaker(name, settings.breaker_failures, settings.breaker_reset_s)
             for name in ("gateway", "provider")
@@ -145,12 +145,13 @@ class SummarizeService:
         await self.client.start()
 
     async def stop(self) -> None:
+        await self.counter.flush()
         await self.client.close()
 
     async def admit(self, app_key: str | None, client: str, now: float) -> dict[str, str]:
         """Counts the request against its client's limit: the rate headers, or a 429 problem carrying them."""
         rate = self._settings.summarize_rate
-        decision = await self._store.hit_rate(rate_bucket(app_key, client), rate, now)
+        decision = await self.counter.hit(rate_bucket(app_key, client), now)
         headers = rate_headers(decision, rate.window_s)
         if not decision.allowed:
             raise Problem(
