@@ -29,7 +29,7 @@ from benches.bench_access import BARE_APP, granian_args, lua_request, process, w
 from tests.server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-UPSTREAM_DELAY_S = float(os.environ.get("BENCH_DELAY", "0.002"))
+UPSTREAM_DELAY_S = 0.002
 OVERHEAD_CONNECTIONS = (1, 8)
 
 FAKE_UPSTREAM = """

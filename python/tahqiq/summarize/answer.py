@@ -7,8 +7,11 @@ from dataclasses import dataclass
 
 LANGUAGE_NAMES = {"ar": "Arabic", "en": "English"}
 
+_NOT_LETTER = re.compile(r"[\W\d_]+")
 # Arabic, Arabic Supplement, Arabic Extended-A, Presentation Forms-A and -B.
-_ARABIC_BLOCKS = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]+")
+# Basic Latin to Latin Extended-B, Latin Extended Additional.
+_LATIN = re.compile("[\u0000-\u024f\u1e00-\u1eff]+")
 _BULLET = re.compile(r"^\s*(?:[-*•‣▪–]|\d{1,3}[.)])(?:\s+(.*\S))?\s*$")  # a marker, then white space
 
 
@@ -41,17 +44,9 @@ def messages(text: str, target_lang: str, sentences: int, fmt: str) -> list[dict
 
 
 def _letters(text: str) -> tuple[int, int]:
-    """(Arabic-script letters, Latin letters) in `text`."""
-    arabic = latin = 0
-    for c in text:
-        if not c.isalpha():
-            continue
-        code = ord(c)
-        if any(low <= code <= high for low, high in _ARABIC_BLOCKS):
-            arabic += 1
-        elif code < 0x0250 or 0x1E00 <= code <= 0x1EFF:  # Basic Latin to Latin Extended-B, Latin Extended Additional
-            latin += 1
-    return arabic, latin
+    """(Arabic-script letters, Latin letters) in `text`; regular expressions keep the loop in C."""
+    letters = _NOT_LETTER.sub("", text)
+    return len(letters) - len(_ARABIC.sub("", letters)), len(letters) - len(_LATIN.sub("", letters))
 
 
 def in_language(text: str, lang: str) -> bool:
