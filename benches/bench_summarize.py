@@ -174,10 +174,8 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
         TAHQIQ_GATEWAY_KEY="bench-key",
     )
     text = english_text(1_000)
-    direct_body = json.dumps(
-        {"model": "bench-alias", "messages": [{"role": "system", "content": "x" * 300}, {"role": "user", "content": text}],
-         "temperature": 0}
-    )  # fmt: skip
+    messages = [{"role": "system", "content": "x" * 300}, {"role": "user", "content": text}]  # the prompt's size
+    direct_body = json.dumps({"model": "bench-alias", "messages": messages, "temperature": 0})
     direct = lua_request("POST", "/v1/chat/completions", {"Authorization": "Bearer bench-key"}, direct_body)
     through = summarize_script({"text": text}, "/api/ai/summarize")
     fake = [sys.executable, str(work / "fake_upstream.py"), str(up_port), str(UPSTREAM_DELAY_S)]
@@ -230,9 +228,9 @@ def measure_clients(url: str, payload: bytes, calls: int) -> harness.Row:
             async def with_httpx() -> None:
                 json.loads((await h.post(url, content=payload, headers=headers)).content)
 
-            for name, call in (("aiohttp", with_aiohttp), ("httpx", with_httpx)):
+            for warm in (with_aiohttp, with_httpx):
                 for _ in range(50):
-                    await call()
+                    await warm()
             for _ in range(5):
                 for name, call in (("aiohttp", with_aiohttp), ("httpx", with_httpx)):
                     for _ in range(calls // 5):

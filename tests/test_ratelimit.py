@@ -6,7 +6,6 @@ import asyncio
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tahqiq.ratelimit import WriteBehindCounter
 from tahqiq.store.protocol import RateDecision, RateLimit
 
