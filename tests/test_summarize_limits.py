@@ -185,3 +185,13 @@ def test_body_that_is_not_a_json_object_is_422(local: ServerProcess, raw: bytes,
 def test_oversized_body_is_413(local: ServerProcess) -> None:
     r = post(local, {"text": "x" * (1_048_576 + 10)})
     problem(r, 413, "payload-too-large", "local")
+
+
+def test_app_key_can_be_required(tmp_path_factory: pytest.TempPathFactory) -> None:
+    with summarize_server(tmp_path_factory.mktemp("keyed"), TAHQIQ_REQUIRE_APP_KEY="1") as server:
+        app_key = server.cli("apps", "create", "--name", "summaries", "--json")["app_key"]
+        problem(post(server, {"text": ENGLISH}), 401, "unauthorized", "local")
+        problem(post(server, {"text": ENGLISH}, **{"X-Service-App-Key": "svc_app_wrong"}), 401, "unauthorized", "local")
+        r = post(server, {"text": ENGLISH}, **{"X-Service-App-Key": app_key})
+        assert r.status_code == 200 and r.headers["x-ratelimit-remaining"] == "99999", r.text
+        assert app_key not in server.log()
