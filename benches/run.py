@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner"]
+SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner", "summarize"]
 
 
 def machine_facts() -> list[str]:

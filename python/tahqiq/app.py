@@ -30,6 +30,7 @@ from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
+from tahqiq.summarize.service import STRATEGY_HEADER, SummarizeService
 
 log = logging.getLogger("tahqiq")
 
@@ -83,6 +84,7 @@ class Service:
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
         self.analysis: AnalysisService | None = None
+        self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
         self.models_ready: asyncio.Future[None] | None = None
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
@@ -97,6 +99,8 @@ class Service:
             # The language models load (the first time on a machine: build) in the background: the rest of the
             # service answers meanwhile, and the requests that need them wait for them.
             self.models_ready = asyncio.get_running_loop().run_in_executor(None, self.analysis.prepare)
+        if self.summarizer is not None:
+            await self.summarizer.start()
         await self.store.open()
         await self.store.migrate()
         await self.keyring.load(time.time())
@@ -104,6 +108,8 @@ class Service:
 
     async def stop(self, _app: Application | None = None) -> None:
         await self.processor.stop()
+        if self.summarizer is not None:
+            await self.summarizer.stop()
         await self.store.close()
 
     def base_url(self, request: Request) -> str:
@@ -116,9 +122,9 @@ class Service:
             return self.settings.problem_base.rstrip("/")
         return f"{self.base_url(request)}/problems"
 
-    def problem(self, request: Request, problem: Problem) -> Response:
+    def problem(self, request: Request, problem: Problem, *, error_code: bool = True) -> Response:
         headers = [(k.encode(), v.encode()) for k, v in problem.headers.items()]
-        body = problem.body(request.path, self.problem_base(request))
+        body = problem.body(request.path, self.problem_base(request), error_code=error_code)
         return Response(problem.status, headers, Content(PROBLEM_JSON, body))
 
     def guarded(self, handler: Callable[[Request], Awaitable[Reply]]) -> Handler:
@@ -198,6 +204,30 @@ class Service:
     async def artifacts(self, request: Request) -> Reply:
         claims = await self._identified(request)
         return await self.access.artifacts(claims, route_value(request, "claim_id"), self._query(request, "role_id"))
+
+    # Area B ---------------------------------------------------------------------------------------------
+
+    async def summarize(self, request: Request) -> Response:
+        """Every answer names a strategy (the route that answered, failed, or would have been used) and, once
+        the request is counted, carries the rate-limit headers; problems leave out `error_code`."""
+        summarizer = self.summarizer
+        assert summarizer is not None
+        headers = {STRATEGY_HEADER: summarizer.route}
+        try:
+            if self.settings.require_app_key:
+                await self.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
+            headers |= await summarizer.admit(header(request, b"x-service-app-key"), request.client_ip, time.time())
+            body = await self.body(request)
+            reply = await summarizer.summarize(summarizer.parse(header(request, b"content-type"), body))
+        except Problem as problem:
+            problem.headers = headers | problem.headers
+            return self.problem(request, problem, error_code=False)
+        except Exception:
+            log.exception("unhandled error on %s %s", request.method, request.path)
+            failure = Problem("internal-error", "the service failed; retry later", headers=headers)
+            return self.problem(request, failure, error_code=False)
+        out = [(k.encode(), v.encode()) for k, v in (headers | reply.headers).items()]
+        return Response(reply.status, out, Content(JSON, reply.body))
 
     # Area C ---------------------------------------------------------------------------------------------
 
@@ -325,6 +355,8 @@ def create_app(settings: Settings, store: Store | None = None) -> Application:
         route.add_get("/agents/access-core/claims/ready_for_verdict", service.guarded(service.ready))
         route.add_get("/agents/access-core/claims/{claim_id}/artifacts", service.guarded(service.artifacts))
         route.add_get("/.well-known/jwks.json", service.guarded(service.jwks))
+    if "summarize" in settings.areas:
+        route.add_post("/api/ai/summarize", service.raw(service.summarize))
     if "analysis" in settings.areas:
         for path, handler in (
             ("/dialect/corpus", service.dialect_lookup),

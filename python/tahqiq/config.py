@@ -18,7 +18,7 @@ from typing import Any
 
 from tahqiq.store.protocol import RateLimit
 
-AREAS = ("agents", "analysis")
+AREAS = ("agents", "summarize", "analysis")
 """The areas this build serves; `--areas` picks a subset."""
 
 DEFAULT_FIRST_PARTY_APP_ID = "6f1c2a3e-0b7d-4c1e-9a51-7a61d2f0c0de"
@@ -121,6 +121,49 @@ class Settings:
     analysis_max_chars: int = _setting(
         "TAHQIQ_ANALYSIS_MAX_CHARS", "longest text the analysis operations accept (422 above)", default=10_000
     )
+    summarize_rate: RateLimit = _setting(  # noqa: RUF009 - returns a dataclasses.field
+        "TAHQIQ_SUMMARIZE_RATE",
+        "summaries per client (its app key when sent, else its address), COUNT/SECONDSs",
+        default=RateLimit(30, 60),
+    )
+    summarize_max_chars: int = _setting(
+        "TAHQIQ_SUMMARIZE_MAX_CHARS", "longest text the summarization accepts (422 above)", default=100_000
+    )
+    gateway_url: str = _setting(
+        "TAHQIQ_GATEWAY_URL",
+        "base URL of the chat-completions gateway (`{URL}/chat/completions` is called); empty: no gateway",
+        default="",
+    )
+    gateway_model: str = _setting("TAHQIQ_GATEWAY_MODEL", "model alias asked of the gateway", default="")
+    gateway_key: str = _setting(
+        "TAHQIQ_GATEWAY_KEY", "bearer key for the gateway (never logged)", default="", repr=False
+    )
+    gateway_enabled: bool = _setting(
+        "TAHQIQ_GATEWAY_ENABLED", "0: do not call the gateway even when its URL is set", default=True
+    )
+    provider_url: str = _setting(
+        "TAHQIQ_PROVIDER_URL",
+        "base URL of the chat-completions provider (vendor), used directly or after a gateway 404; empty: none",
+        default="",
+    )
+    provider_model: str = _setting("TAHQIQ_PROVIDER_MODEL", "model asked of the provider", default="")
+    provider_key: str = _setting(
+        "TAHQIQ_PROVIDER_KEY", "bearer key for the provider (never logged)", default="", repr=False
+    )
+    upstream_timeout_s: float = _setting(
+        "TAHQIQ_UPSTREAM_TIMEOUT_S", "time-out of one upstream attempt, in seconds", default=30.0
+    )
+    retry_max_wait_s: float = _setting(
+        "TAHQIQ_RETRY_MAX_WAIT_S",
+        "longest Retry-After honoured before the one retry of an upstream 429/502/503/504; longer: fail at once",
+        default=5.0,
+    )
+    breaker_failures: int = _setting(
+        "TAHQIQ_BREAKER_FAILURES", "consecutive upstream failures that open its circuit breaker", default=5
+    )
+    breaker_reset_s: float = _setting(
+        "TAHQIQ_BREAKER_RESET_S", "seconds an open breaker waits before letting one trial call through", default=30.0
+    )
     require_app_key: bool = _setting(
         "TAHQIQ_REQUIRE_APP_KEY", "1: the analysis (and summarization) routes require X-Service-App-Key", default=False
     )
@@ -183,6 +226,27 @@ class Settings:
             value = getattr(self, name)
             if not low <= value <= high:
                 out.append(f"{_env(name)}: must be {low}..{high}, got {value}")
+        for name, low, high in (
+            ("summarize_max_chars", 1, 10_000_000),
+            ("breaker_failures", 1, 1000),
+        ):
+            value = getattr(self, name)
+            if not low <= value <= high:
+                out.append(f"{_env(name)}: must be {low}..{high}, got {value}")
+        for name, flow, fhigh in (
+            ("upstream_timeout_s", 0.01, 600.0),
+            ("retry_max_wait_s", 0.0, 600.0),
+            ("breaker_reset_s", 0.01, 86_400.0),
+        ):
+            fvalue = getattr(self, name)
+            if not flow <= fvalue <= fhigh:
+                out.append(f"{_env(name)}: must be {flow:g}..{fhigh:g} seconds, got {fvalue:g}")
+        for prefix in ("gateway", "provider"):
+            url = getattr(self, f"{prefix}_url")
+            if url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+                out.append(f"{_env(prefix + '_url')}: must be an http:// or https:// base URL, got {url!r}")
+            if url and not getattr(self, f"{prefix}_model"):
+                out.append(f"{_env(prefix + '_model')}: required when {_env(prefix + '_url')} is set")
         if not 0.01 <= self.processor_poll_s <= 60:
             out.append(f"TAHQIQ_PROCESSOR_POLL_S: must be 0.01..60, got {self.processor_poll_s}")
         if self.log_level not in ("critical", "error", "warning", "info", "debug"):
@@ -248,20 +312,22 @@ def _convert(name: str, value: Any) -> Any:
         "max_body_bytes",
         "token_cache_size",
         "analysis_max_chars",
+        "summarize_max_chars",
+        "breaker_failures",
     ):
         if not re.fullmatch(r"[+-]?\d+", text):
             raise ValueError(f"expected a whole number, got {value!r}")
         return int(text)
-    if name == "processor_poll_s":
+    if name in ("processor_poll_s", "upstream_timeout_s", "retry_max_wait_s", "breaker_reset_s"):
         try:
             return float(text)
         except ValueError:
             raise ValueError(f"expected a number of seconds, got {value!r}") from None
-    if name in ("submission_rate", "auth_failure_rate"):
+    if name in ("submission_rate", "auth_failure_rate", "summarize_rate"):
         return parse_rate(text)
     if name == "areas":
         return tuple(a.strip() for a in text.split(",") if a.strip())
-    if name in ("access_log", "require_app_key"):
+    if name in ("access_log", "require_app_key", "gateway_enabled"):
         if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
             raise ValueError(f"expected 1 or 0, got {value!r}")
         return text.lower() in ("1", "true", "yes", "on")

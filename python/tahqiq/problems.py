@@ -2,8 +2,8 @@
 
 Domain code raises `Problem(slug, detail, ...)`; `app.py` renders it as `application/problem+json` with
 `type` = `{problem_base}/{slug}`, `title`, `status`, `detail`, `instance` (the request path) and, where they
-apply, `error_code` (Area A), `errors` (validation: field -> messages) and extra members. Each type has a short
-page at `/problems/{slug}`.
+apply, `error_code` (Areas A and C; summarization's documents leave it out), `errors` (validation: field ->
+messages) and extra members. Each type has a short page at `/problems/{slug}`.
 """
 
 from __future__ import annotations
@@ -170,15 +170,17 @@ class Problem(Exception):
     def status(self) -> int:
         return self.type.status
 
-    def body(self, instance: str, base: str) -> bytes:
+    def body(self, instance: str, base: str, *, error_code: bool = True) -> bytes:
+        """The document; `error_code=False` leaves that member out (Area B's documents do not carry it)."""
         doc: dict[str, Any] = {
             "type": f"{base}/{self.type.slug}",
             "title": self.type.title,
             "status": self.type.status,
             "detail": self.detail,
             "instance": instance,
-            "error_code": self.type.error_code,
         }
+        if error_code:
+            doc["error_code"] = self.type.error_code
         if self.errors is not None:
             doc["errors"] = self.errors
         doc.update(self.extra)

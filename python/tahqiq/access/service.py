@@ -23,6 +23,7 @@ from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
 from tahqiq.core import fingerprint
 from tahqiq.problems import Problem, validation_error
+from tahqiq.ratelimit import rate_headers
 from tahqiq.store.protocol import (
     Accepted,
     App,
@@ -30,7 +31,6 @@ from tahqiq.store.protocol import (
     Claim,
     KeyReused,
     NewSubmission,
-    RateDecision,
     RateLimited,
     Replayed,
     Store,
@@ -119,19 +119,6 @@ def artifact_json(a: Artifact) -> dict[str, Any]:
         "content": a.content,
         "created_at": iso(a.created_at),
     }
-
-
-def rate_headers(decision: RateDecision, window_s: int) -> dict[str, str]:
-    reset = max(1, math.ceil(decision.reset_s))
-    headers = {
-        "X-RateLimit-Limit": str(decision.limit),
-        "X-RateLimit-Remaining": str(decision.remaining),
-        "RateLimit-Policy": f'"default";q={decision.limit};w={window_s}',
-        "RateLimit": f'"default";r={decision.remaining};t={reset}',
-    }
-    if not decision.allowed:
-        headers["Retry-After"] = str(reset)
-    return headers
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,0 +1,267 @@
+"""Area B under load: wrk against a real `tahqiq serve --areas summarize` (granian, one worker).
+
+- The in-process extractive summarizer through the whole HTTP stack (the `local` route), 1 KB, 10 KB and 100 KB
+  news-like texts in Arabic (sentences of the project's NER gold set) and English (generated here); the anchor
+  is a bare BlackSheep route under granian given the same request (it only reads the body), same run.
+- The overhead the service adds over an upstream's own latency: a fake chat-completions upstream (a standalone
+  aiohttp process answering a fixed completion after 2 ms) loaded directly, then through the service (gateway
+  route), with the same wrk settings; overhead = p50(service) - p50(direct). Aim: under 1 ms.
+- The HTTP client choice: sequential calls of aiohttp and httpx to that same upstream, in one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import random
+import secrets
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benches import harness
+from benches.bench_access import BARE_APP, granian_args, lua_request, process, wrk
+from tests.server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+UPSTREAM_DELAY_S = 0.002
+OVERHEAD_CONNECTIONS = (1, 8)
+
+FAKE_UPSTREAM = """
+import asyncio, sys
+import uvloop
+from aiohttp import web
+
+BODY = (b'{"id":"c1","object":"chat.completion","model":"bench-model","choices":[{"index":0,'
+        b'"message":{"role":"assistant","content":"The council approved the budget after a long debate. '
+        b'Critics said transport was ignored. A final vote follows next week."},"finish_reason":"stop"}]}')
+
+async def complete(request):
+    await request.read()
+    await asyncio.sleep(float(sys.argv[2]))
+    return web.Response(body=BODY, content_type="application/json")
+
+app = web.Application()
+app.router.add_post("/v1/chat/completions", complete)
+app.router.add_get("/", lambda request: web.Response(text="ok"))
+web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None, loop=uvloop.new_event_loop())
+"""
+
+_SUBJECTS = [
+    "The city council",
+    "The finance ministry",
+    "A regional court",
+    "The health authority",
+    "Local farmers",
+    "The central bank",
+    "Union leaders",
+    "The port operator",
+    "Independent observers",
+    "The university",
+]
+_VERBS = ["announced", "rejected", "approved", "questioned", "postponed", "published", "reviewed", "defended"]
+_OBJECTS = [
+    "a new budget for public transport",
+    "the report on water prices",
+    "plans for three new schools",
+    "the agreement with neighbouring towns",
+    "a study of hospital waiting times",
+    "the tax reform",
+    "emergency funds for the harvest",
+    "the results of the audit",
+]
+_TAILS = ["on Monday", "after weeks of debate", "despite strong criticism", "in a statement to the press",
+          "before the end of the fiscal year", "following a public hearing", "with a narrow majority"]  # fmt: skip
+
+
+def english_text(size: int, seed: int = 6) -> str:
+    rng = random.Random(seed)
+    out: list[str] = []
+    while sum(len(s) + 1 for s in out) < size:
+        out.append(f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_TAILS)}.")
+    return " ".join(out)[:size].rsplit(" ", 1)[0] + "."
+
+
+def arabic_text(size: int) -> str:
+    sentences = [json.loads(line)["text"] for line in (ROOT / "tests/gold/ner_msa.jsonl").read_text().splitlines()]
+    out: list[str] = []
+    i = 0
+    while sum(len(s.encode()) + 1 for s in out) < size:
+        out.append(sentences[i % len(sentences)])
+        i += 1
+    text = " ".join(out)
+    while len(text.encode()) > size:  # trim to the byte budget at a word boundary
+        text = text.rsplit(" ", 1)[0]
+    return text
+
+
+def env_for(work: Path, database_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAHQIQ_")}
+    env.update(
+        {
+            "TAHQIQ_DATABASE_URL": database_url,
+            "TAHQIQ_SECRET_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+            "TAHQIQ_SUMMARIZE_RATE": "100000000/60s",
+            "TAHQIQ_LOG_LEVEL": "warning",
+            "TAHQIQ_ACCESS_LOG": "0",
+            "TAHQIQ_AREAS": "summarize",
+            "PYTHONPATH": os.pathsep.join(p for p in (str(work), os.environ.get("PYTHONPATH", "")) if p),
+            **extra,
+        }
+    )
+    return env
+
+
+def serve_args(port: int) -> list[str]:
+    return [sys.executable, "-m", "tahqiq", "serve", "--port", str(port)]
+
+
+def summarize_script(body: dict[str, str], _path: str = "") -> str:
+    """A wrk script POSTing `body` as raw UTF-8 JSON (a Lua long string: JSON's \\u escapes are not Lua's)."""
+    raw = json.dumps(body, ensure_ascii=False)
+    assert "]==]" not in raw
+    return f'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [==[{raw}]==]\n'
+
+
+def measure_local(seconds: float, work: Path) -> list[harness.Row]:
+    port, bare_port = free_port(), free_port()
+    url, bare = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}/"
+    env = env_for(work, f"sqlite:///{work / 'local.db'}")
+    rows = []
+    with (
+        process(serve_args(port), env, work, url + "/healthz"),
+        process(granian_args("bare:app", bare_port), env, work, bare),
+    ):
+        wrk(url + "/healthz", 1, None, work)
+        wrk(bare, 1, None, work)
+        for size in (1_000, 10_000, 100_000):
+            for lang, text in (("ar", arabic_text(size)), ("en", english_text(size))):
+                body = {"text": text, "length": "medium"}
+                connections = 8 if size >= 100_000 else 32
+                anchor = wrk(bare, seconds, summarize_script(body, "/"), work, connections)
+                ours = wrk(
+                    url + "/api/ai/summarize", seconds, summarize_script(body, "/api/ai/summarize"), work, connections
+                )
+                assert ours.errors <= ours.requests * 0.01, f"local {size} {lang}: {ours.errors} errors"
+                rows.append(
+                    harness.Row(
+                        group="summarize (local route, HTTP)",
+                        case=f"{size // 1000} KB {lang}",
+                        ours_s=1 / ours.rps,
+                        anchor_s=1 / anchor.rps,
+                        anchor="bare BlackSheep route given the same request, granian, same run",
+                        unit="document",
+                        notes=f"{ours.rps:,.0f} docs/s, p50 {ours.p50_ms:.2f} ms, p99 {ours.p99_ms:.2f} ms "
+                        f"(wrk -c{connections}); bare {anchor.rps:,.0f} req/s, p50 {anchor.p50_ms:.2f} ms",
+                    )
+                )
+    return rows
+
+
+def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
+    up_port, port = free_port(), free_port()
+    upstream = f"http://127.0.0.1:{up_port}"
+    env = env_for(
+        work,
+        f"sqlite:///{work / 'overhead.db'}",
+        TAHQIQ_GATEWAY_URL=upstream + "/v1",
+        TAHQIQ_GATEWAY_MODEL="bench-alias",
+        TAHQIQ_GATEWAY_KEY="bench-key",
+    )
+    text = english_text(1_000)
+    messages = [{"role": "system", "content": "x" * 300}, {"role": "user", "content": text}]  # the prompt's size
+    direct_body = json.dumps({"model": "bench-alias", "messages": messages, "temperature": 0})
+    direct = lua_request("POST", "/v1/chat/completions", {"Authorization": "Bearer bench-key"}, direct_body)
+    through = summarize_script({"text": text}, "/api/ai/summarize")
+    fake = [sys.executable, str(work / "fake_upstream.py"), str(up_port), str(UPSTREAM_DELAY_S)]
+    rows = []
+    with (
+        process(fake, env, work, upstream + "/"),
+        process(serve_args(port), env, work, f"http://127.0.0.1:{port}/healthz"),
+    ):
+        wrk(upstream + "/v1/chat/completions", 1, direct, work)
+        wrk(f"http://127.0.0.1:{port}/api/ai/summarize", 1, through, work)
+        for connections in OVERHEAD_CONNECTIONS:
+            d = wrk(upstream + "/v1/chat/completions", seconds, direct, work, connections)
+            s = wrk(f"http://127.0.0.1:{port}/api/ai/summarize", seconds, through, work, connections)
+            assert s.errors <= s.requests * 0.01, f"overhead c{connections}: {s.errors} errors of {s.requests}"
+            overhead = s.p50_ms - d.p50_ms
+            rows.append(
+                harness.Row(
+                    group="summarize (gateway route overhead)",
+                    case=f"1 KB en, wrk -c{connections}",
+                    ours_s=s.p50_ms / 1e3,
+                    anchor_s=d.p50_ms / 1e3,
+                    anchor=f"the fake upstream loaded directly ({UPSTREAM_DELAY_S * 1e3:g} ms answer), same run",
+                    unit="request (p50)",
+                    target="overhead < 1 ms p50",
+                    met=overhead < 1.0,
+                    notes=f"overhead {overhead:.2f} ms p50; service {s.rps:,.0f} req/s, p50 {s.p50_ms:.2f} ms, "
+                    f"p99 {s.p99_ms:.2f} ms; direct {d.rps:,.0f} req/s, p50 {d.p50_ms:.2f} ms, p99 {d.p99_ms:.2f} ms",
+                )
+            )
+        rows.append(
+            measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), 300 if seconds < 5 else 2000)
+        )
+    return rows
+
+
+def measure_clients(url: str, payload: bytes, calls: int) -> harness.Row:
+    """p50 of one sequential call with aiohttp (tahqiq's client) and with httpx, interleaved in rounds."""
+    import aiohttp
+    import httpx
+
+    async def run() -> tuple[float, float]:
+        headers = {"Content-Type": "application/json", "Authorization": "Bearer bench-key"}
+        times: dict[str, list[float]] = {"aiohttp": [], "httpx": []}
+        async with aiohttp.ClientSession() as a, httpx.AsyncClient() as h:
+
+            async def with_aiohttp() -> None:
+                async with a.post(url, data=payload, headers=headers) as r:
+                    json.loads(await r.read())
+
+            async def with_httpx() -> None:
+                json.loads((await h.post(url, content=payload, headers=headers)).content)
+
+            for warm in (with_aiohttp, with_httpx):
+                for _ in range(50):
+                    await warm()
+            for _ in range(5):
+                for name, call in (("aiohttp", with_aiohttp), ("httpx", with_httpx)):
+                    for _ in range(calls // 5):
+                        start = time.perf_counter()
+                        await call()
+                        times[name].append(time.perf_counter() - start)
+        return statistics.median(times["aiohttp"]), statistics.median(times["httpx"])
+
+    ours, anchor = asyncio.run(run())
+    return harness.Row(
+        group="summarize (HTTP client)",
+        case="one chat-completions call, sequential",
+        ours_s=ours,
+        anchor_s=anchor,
+        anchor="httpx.AsyncClient, same upstream, same run",
+        unit="call (p50)",
+        notes=f"aiohttp p50 {ours * 1e3:.2f} ms, httpx p50 {anchor * 1e3:.2f} ms, both including the upstream's "
+        f"{UPSTREAM_DELAY_S * 1e3:g} ms",
+    )
+
+
+def run(ctx: harness.Context) -> list[harness.Row]:
+    if shutil.which("wrk") is None:
+        raise RuntimeError("the summarize benchmark needs wrk (apt-get install wrk)")
+    seconds = 2.0 if ctx.quick else 8.0
+    ctx.notes.append(
+        f"summarize: wrk -t1, {seconds:.0f} s per case, client, service and fake upstream on one machine "
+        "(2 cores); local-route ratio = our docs/s / bare req/s; overhead rows: ratio = direct p50 / service p50"
+    )
+    with tempfile.TemporaryDirectory(prefix="tahqiq-bench-") as tmp:
+        work = Path(tmp)
+        (work / "bare.py").write_text(BARE_APP)
+        (work / "fake_upstream.py").write_text(FAKE_UPSTREAM)
+        return measure_overhead(seconds, work) + measure_local(seconds, work)
