@@ -220,7 +220,9 @@ def tahqiq_env(database_url: str, work: Path) -> dict[str, str]:
             "TAHQIQ_LOG_LEVEL": "warning",
             "TAHQIQ_ACCESS_LOG": "0",
             "TAHQIQ_AREAS": "agents",  # Area A alone: no language data loading beside the load
-            "PYTHONPATH": str(work),
+            # The bare app's directory first, then the caller's path: the server runs the package this
+            # benchmark imports (a worktree's, when PYTHONPATH names one).
+            "PYTHONPATH": os.pathsep.join(p for p in (str(work), os.environ.get("PYTHONPATH", "")) if p),
         }
     )
     return env
@@ -321,7 +323,7 @@ def measure_servers(seconds: float, work: Path, ctx: harness.Context) -> list[ha
     except ImportError:
         ctx.notes.append("uvicorn is not installed: the granian/uvicorn row is left out (pip install uvicorn)")
         return []
-    env = {**os.environ, "PYTHONPATH": str(work)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(work), os.environ.get("PYTHONPATH", "")) if p)}
     g_port, u_port = free_port(), free_port()
     uv = [sys.executable, "-m", "uvicorn", "--loop", "uvloop", "--http", "httptools", "--workers", "1"]
     uv += ["--backlog", "2048", "--no-access-log", "--log-level", "warning", "--port", str(u_port), "bare:app"]

@@ -12,7 +12,6 @@ The texts are the contexts of the project's glossary gold sets (dialect sentence
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -194,8 +193,6 @@ def over_http(ctx: harness.Context, texts: list[str], index: DialectIndex) -> li
         (work / "bare.py").write_text(BARE_APP)
         env = tahqiq_env(f"sqlite:///{work / 'db.sqlite'}", work)
         env["TAHQIQ_AREAS"] = "analysis"
-        # The server runs the package this benchmark imports (a worktree's, when PYTHONPATH names one).
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(work), os.environ.get("PYTHONPATH", "")) if p)
         env["TAHQIQ_CACHE_DIR"] = str(CACHE)
         port, bare_port = free_port(), free_port()
         url, bare = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{bare_port}/"
