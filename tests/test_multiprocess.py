@@ -27,6 +27,7 @@ from e2e_support import (
     scalar,
     splitter_body,
     submit,
+    wait_until,
 )
 from server import ServerProcess, free_port, server_env
 
@@ -134,6 +135,13 @@ def applied_ids(*servers: ServerProcess) -> list[str]:
     return [m for s in servers for m in APPLIED.findall(s.log())]
 
 
+def logged_applied_ids(expected: dict[str, int], *servers: ServerProcess) -> list[str]:
+    """The servers' "applied" log lines, once every expected one is there: a processor logs just after its commit,
+    so the store can show a submission processed a moment before the line reaches the log."""
+    wait_until(lambda: set(expected) <= set(applied_ids(*servers)), timeout=10, what="every applied line logged")
+    return applied_ids(*servers)
+
+
 def send_many(clients: list[httpx.Client], tokens: list[str], per_agent: int) -> dict[str, int]:
     """`per_agent` submissions from each token, alternating servers, in parallel; submission_id -> items."""
     jobs = [(t, i) for t in tokens for i in range(per_agent)]
@@ -154,7 +162,7 @@ def test_the_processors_apply_each_submission_exactly_once(pair: Pair) -> None:
     expected = send_many(list(pair.clients), tokens, 6)
     assert len(expected) == 24
     check_exactly_once(pair.stack.url, expected)
-    taken = applied_ids(pair.stack.server, pair.b)
+    taken = logged_applied_ids(expected, pair.stack.server, pair.b)
     assert len(taken) == len(set(taken)), "a submission was applied twice"
     assert set(expected) <= set(taken)
     # Each server wakes its own processor on accept: both took a share of the queue.
@@ -173,7 +181,7 @@ def test_serve_with_two_workers_on_postgresql(pg_server_url: str) -> None:
             tokens = [str(stack.mint(stack.create_agent("claim_splitter")["api_key"])["token"]) for _ in range(3)]
             expected = send_many([stack.client], tokens, 6)
             check_exactly_once(url, expected)
-            taken = applied_ids(stack.server)
+            taken = logged_applied_ids(expected, stack.server)
             assert len(taken) == len(set(taken)), "a submission was applied twice"
             assert set(expected) <= set(taken)
             # Each worker opened its own store (its pool is connected to PostgreSQL): the processor starts with it.
