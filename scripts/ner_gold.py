@@ -12,7 +12,8 @@ The sets are written by hand in tests/gold/src/*.txt and turned into JSONL with 
 Source format (ner_msa.txt): blocks separated by blank lines; the first line of a block is `## topic`,
 the second the sentence, then one entity a line: `TYPE entity text` with an optional `#n` suffix picking
 the n-th token-aligned occurrence (default 1st).
-relations.txt (relations_test.txt for ner_test.txt): blocks of `= N` (the text of NER sentence N) or a sentence line, then relation lines
+relations.txt (relations_test.txt for ner_test.txt): blocks of `= N` (the text of NER sentence N) or a
+sentence line, then relation lines
 `predicate SUBJTYPE subject text => OBJTYPE object text` (each side may carry `#n`).
 
 Offsets are computed from the entity strings and must fall on token boundaries of the scanner
