@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Build and check the NER and relation gold sets (tests/gold/ner_msa.jsonl, relations.jsonl).
+"""Build and check the NER and relation gold sets (tests/gold/ner_msa.jsonl, relations.jsonl) and the unseen test
+sets (tests/gold/ner_test.jsonl, relations_test.jsonl: written after the system, never used to build or tune it).
+
+Every set here is written for the project by its authors (no third-party text copied); licence CC BY-SA 4.0.
 
 The sets are written by hand in tests/gold/src/*.txt and turned into JSONL with code-point offsets here:
 
@@ -9,7 +12,8 @@ The sets are written by hand in tests/gold/src/*.txt and turned into JSONL with 
 Source format (ner_msa.txt): blocks separated by blank lines; the first line of a block is `## topic`,
 the second the sentence, then one entity a line: `TYPE entity text` with an optional `#n` suffix picking
 the n-th token-aligned occurrence (default 1st).
-relations.txt: blocks of `= N` (the text of NER sentence N) or a sentence line, then relation lines
+relations.txt (relations_test.txt for ner_test.txt): blocks of `= N` (the text of NER sentence N) or a
+sentence line, then relation lines
 `predicate SUBJTYPE subject text => OBJTYPE object text` (each side may carry `#n`).
 
 Offsets are computed from the entity strings and must fall on token boundaries of the scanner
@@ -89,9 +93,22 @@ def blocks(path: Path) -> list[list[str]]:
     return out
 
 
+# (NER source, NER jsonl, relations source, relations jsonl, most relations a sentence may carry): the
+# development set annotates at most three relations a sentence, the test set every relation it states.
+SETS = [
+    ("ner_msa.txt", "ner_msa.jsonl", "relations.txt", "relations.jsonl", 3),
+    ("ner_test.txt", "ner_test.jsonl", "relations_test.txt", "relations_test.jsonl", None),
+]
+
+
 def build() -> None:
+    for ner_src, ner_out, rel_src, rel_out, _ in SETS:
+        build_set(ner_src, ner_out, rel_src, rel_out)
+
+
+def build_set(ner_src: str, ner_out: str, rel_src_name: str, rel_out: str) -> None:
     ner = []
-    for i, b in enumerate(blocks(GOLD / "src" / "ner_msa.txt"), 1):
+    for i, b in enumerate(blocks(GOLD / "src" / ner_src), 1):
         assert b[0].startswith("## "), b
         topic, text = b[0][3:].strip(), b[1]
         ents = []
@@ -101,8 +118,8 @@ def build() -> None:
             ents.append({"type": typ, "start": start, "end": end, "text": text[start:end]})
         ents.sort(key=lambda e: (e["start"], -e["end"]))
         ner.append({"id": i, "text": text, "topic": topic, "entities": ents})
-    write(GOLD / "ner_msa.jsonl", ner)
-    rel_src = GOLD / "src" / "relations.txt"
+    write(GOLD / ner_out, ner)
+    rel_src = GOLD / "src" / rel_src_name
     if rel_src.exists():
         rels = []
         for i, b in enumerate(blocks(rel_src), 1):
@@ -118,7 +135,7 @@ def build() -> None:
                     side.append({"text": text[start:end], "type": typ, "start": start, "end": end})
                 rs.append({"predicate": pred, "subject": side[0], "object": side[1]})
             rels.append({"id": i, "text": text, "relations": rs})
-        write(GOLD / "relations.jsonl", rels)
+        write(GOLD / rel_out, rels)
 
 
 def write(path: Path, rows: list[dict]) -> None:
@@ -144,9 +161,19 @@ def check_span(text: str, e: dict, where: str, errs: list[str]) -> None:
 
 def check() -> int:
     errs: list[str] = []
-    ner = [json.loads(line) for line in (GOLD / "ner_msa.jsonl").read_text(encoding="utf-8").splitlines()]
+    for _, ner_name, _, rel_name, most in SETS:
+        if (GOLD / ner_name).exists():
+            check_set(ner_name, rel_name, most, errs)
+    for e in errs:
+        print(e)
+    print(f"{len(errs)} problems")
+    return 1 if errs else 0
+
+
+def check_set(ner_name: str, rel_name: str, most: int | None, errs: list[str]) -> None:
+    ner = [json.loads(line) for line in (GOLD / ner_name).read_text(encoding="utf-8").splitlines()]
     for k, r in enumerate(ner, 1):
-        where = f"ner {r['id']}"
+        where = f"{ner_name} {r['id']}"
         if r["id"] != k:
             errs.append(f"{where}: id out of order")
         n = words(r["text"])
@@ -169,7 +196,7 @@ def check() -> int:
                 if a is not b and a["start"] == b["start"] and a["end"] == b["end"]:
                     errs.append(f"{where}: same span twice {a['text']!r} {a['type']}/{b['type']}")
     inv_path = GOLD / "relation_inventory.json"
-    rel_path = GOLD / "relations.jsonl"
+    rel_path = GOLD / rel_name
     if inv_path.exists() and rel_path.exists():
         inv = {p["predicate"]: p for p in json.loads(inv_path.read_text(encoding="utf-8"))}
         if len(inv) != 40:
@@ -181,10 +208,10 @@ def check() -> int:
         ner_spans = {r["text"]: {(e["type"], e["start"], e["end"]) for e in r["entities"]} for r in ner}
         for k, line in enumerate(rel_path.read_text(encoding="utf-8").splitlines(), 1):
             r = json.loads(line)
-            where = f"rel {r['id']}"
+            where = f"{rel_name} {r['id']}"
             if r["id"] != k:
                 errs.append(f"{where}: id out of order")
-            if not 1 <= len(r["relations"]) <= 3:
+            if not 1 <= len(r["relations"]) <= (most or len(r["relations"])):
                 errs.append(f"{where}: {len(r['relations'])} relations")
             for rel in r["relations"]:
                 p = inv.get(rel["predicate"])
@@ -199,10 +226,6 @@ def check() -> int:
                     known = ner_spans.get(r["text"])
                     if known is not None and (e["type"], e["start"], e["end"]) not in known:
                         errs.append(f"{where}: {e['text']!r} {e['type']} is not an entity of the NER sentence")
-    for e in errs:
-        print(e)
-    print(f"{len(errs)} problems")
-    return 1 if errs else 0
 
 
 def stats() -> None:
