@@ -15,7 +15,13 @@ city, an organisation has its ``headquarters`` there); a ``topic`` trigger (a po
 sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
 predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
 another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
-Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces, …).
+Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces,
+OCC ⊃ ORG → member_of / employee_of for a member's or staff title: عضو المكتب السياسي لحركة حماس, المتحدث
+باسم وزارة الخارجية); a ``nisba_of`` rule relates the outer entity to an entity elsewhere in the sentence named
+by its inner nisba (الدستور الأردني … الأردن → law_of). Words are compared loosely (``_loose``) but keep the
+ta marbuta, which tells والدة (mother of) from والده (his father); numbers count as words. A ``between`` trigger
+after a nearer entity of the subject's type (not coordinated with it, not in a prepositional phrase) is that
+entity's (أن زوجته ناهد ستشارك في …: ناهد takes part).
 A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر …
 وموريتانيا). A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
