@@ -20,12 +20,12 @@ EXPECTED = (
 ).split()
 EXTRACTOR = RelationExtractor()
 # measured floors (micro F1, a little under what was measured): all 80 gold sentences with gold entities 0.73 (was
-# 0.47); the held-out ids 41-80 0.75 (0.42); with the system's own entities (what /re does) 0.62 (0.25) and 0.59
-# on ids 41-80 (0.13); the development sets relations_dev 0.80 (0.78), relations_dev_more 0.96
+# 0.47); the held-out ids 41-80 0.74 (0.42); with the system's own entities (what /re does) 0.62 (0.25) and 0.60
+# on ids 41-80 (0.13); the development sets relations_dev 0.80 (0.78), relations_dev_more 0.95 (72 sentences)
 F1_ALL_80 = 0.70
 F1_HELD_OUT = 0.71
-F1_SYSTEM_ENTITIES = 0.58
-F1_SYSTEM_ENTITIES_HELD_OUT = 0.55
+F1_SYSTEM_ENTITIES = 0.59
+F1_SYSTEM_ENTITIES_HELD_OUT = 0.57
 F1_DEV_MORE = 0.92
 
 
@@ -396,3 +396,103 @@ def test_future_prefix_and_present_tense_triggers() -> None:
     text = "سيزور الرئيس عبد المجيد تبون موسكو الشهر المقبل."
     got = triples(text, [ent(text, "الرئيس", "OCC"), ent(text, "عبد المجيد تبون", "PERS"), ent(text, "موسكو", "GPE")])
     assert ("visits", "عبد المجيد تبون", "موسكو") in got
+
+
+def test_spouse_from_a_noun_of_marriage_and_a_verb_before_the_subject() -> None:
+    text = "افتتحت السيدة هند الزين، عقيلة الوزير عمر الزين، المعرض."
+    got = triples(text, [ent(text, "هند الزين", "PERS"), ent(text, "الوزير", "OCC"), ent(text, "عمر الزين", "PERS")])
+    assert ("spouse", "هند الزين", "عمر الزين") in got
+    text = "تزوج المطرب سامي حداد من الممثلة ريم الحلو العام الماضي."
+    ents = [ent(text, "المطرب", "OCC"), ent(text, "سامي حداد", "PERS"), ent(text, "الممثلة", "OCC")]
+    got = triples(text, [*ents, ent(text, "ريم الحلو", "PERS")])
+    assert ("spouse", "سامي حداد", "ريم الحلو") in got
+
+
+def test_ta_marbuta_tells_mother_of_from_his_father() -> None:
+    # والدة (mother of) is no والده (his father), ابنة (daughter of) no ابنه (his son): the direction follows
+    text = "قالت منى سعيد والدة الطالب كريم سعيد إن ابنها متفوق."
+    got = triples(text, [ent(text, "منى سعيد", "PERS"), ent(text, "الطالب", "OCC"), ent(text, "كريم سعيد", "PERS")])
+    assert ("parent_of", "منى سعيد", "كريم سعيد") in got
+    assert ("parent_of", "كريم سعيد", "منى سعيد") not in got
+    text = "ألقت ريما الصالح، ابنة الفنان الراحل فادي الصالح، كلمة في الحفل."
+    got = triples(
+        text, [ent(text, "ريما الصالح", "PERS"), ent(text, "الفنان الراحل", "OCC"), ent(text, "فادي الصالح", "PERS")]
+    )
+    assert ("parent_of", "فادي الصالح", "ريما الصالح") in got
+    assert ("parent_of", "ريما الصالح", "فادي الصالح") not in got
+
+
+def test_member_and_staff_titles_holding_an_organisation() -> None:
+    text = "قال عضو اللجنة المركزية لحركة فتح عباس زكي إن الاجتماع انتهى."
+    ents = [
+        ent(text, "عضو اللجنة المركزية لحركة فتح", "OCC"),
+        ent(text, "اللجنة المركزية لحركة فتح", "ORG"),
+        ent(text, "عباس زكي", "PERS"),
+    ]
+    assert ("member_of", "عباس زكي", "اللجنة المركزية لحركة فتح") in triples(text, ents)
+    text = "أكدت المتحدثة باسم وزارة الصحة ليلى حسن أن الوضع مستقر."
+    ents = [
+        ent(text, "المتحدثة باسم وزارة الصحة", "OCC"),
+        ent(text, "وزارة الصحة", "ORG"),
+        ent(text, "ليلى حسن", "PERS"),
+    ]
+    got = triples(text, ents)
+    assert ("employee_of", "ليلى حسن", "وزارة الصحة") in got
+    assert ("head_of", "ليلى حسن", "وزارة الصحة") not in got
+
+
+def test_participation_verbs_and_the_nearer_subject() -> None:
+    text = "تأهل المنتخب العراقي إلى كأس آسيا 2027 بعد فوزه الأخير."
+    ents = [ent(text, "المنتخب العراقي", "ORG"), ent(text, "كأس آسيا 2027", "EVENT"), ent(text, "2027", "DATE")]
+    got = triples(text, ents)
+    assert ("participant_in", "المنتخب العراقي", "كأس آسيا 2027") in got
+    assert ("event_date", "كأس آسيا 2027", "2027") in got  # a number alone is an entity too
+    # the trigger after ناديا الفاسي is hers, not the one named before her
+    text = "أعلن المخرج طارق الفاسي أن زوجته ناديا الفاسي ستشارك في مهرجان قرطاج."
+    ents = [ent(text, "طارق الفاسي", "PERS"), ent(text, "ناديا الفاسي", "PERS"), ent(text, "مهرجان قرطاج", "EVENT")]
+    got = triples(text, ents)
+    assert ("participant_in", "ناديا الفاسي", "مهرجان قرطاج") in got
+    assert ("participant_in", "طارق الفاسي", "مهرجان قرطاج") not in got
+
+
+def test_language_spoken_by_a_people_and_official_language_before_the_country() -> None:
+    text = "تعد الأمازيغية التي يتحدثها الطوارق من لغات الصحراء."
+    got = triples(text, [ent(text, "الأمازيغية", "LANGUAGE"), ent(text, "الطوارق", "NORP")])
+    assert ("language_of", "الأمازيغية", "الطوارق") in got
+    text = "اللغة الرسمية في تشاد هي الفرنسية."
+    assert ("language_of", "الفرنسية", "تشاد") in triples(
+        text, [ent(text, "تشاد", "GPE"), ent(text, "الفرنسية", "LANGUAGE")]
+    )
+
+
+def test_law_of_its_states_nisba_and_a_ratifying_state() -> None:
+    text = "يمنح الدستور المصري حق التعليم لكل مواطن في مصر."
+    ents = [ent(text, "الدستور المصري", "LAW"), ent(text, "المصري", "NORP"), ent(text, "مصر", "GPE", 1)]
+    assert ("law_of", "الدستور المصري", "مصر") in triples(text, ents)
+    text = "يمنح الدستور المصري حق التعليم لكل مواطن في ليبيا."
+    ents = [ent(text, "الدستور المصري", "LAW"), ent(text, "المصري", "NORP"), ent(text, "ليبيا", "GPE")]
+    assert not any(p == "law_of" for p, _, _ in triples(text, ents))
+    text = "صادقت الجزائر على قانون المحروقات الجديد."
+    got = triples(text, [ent(text, "الجزائر", "GPE"), ent(text, "قانون المحروقات الجديد", "LAW")])
+    assert ("law_of", "قانون المحروقات الجديد", "الجزائر") in got
+
+
+def test_enactment_date_after_in_and_entry_into_force() -> None:
+    text = "أصدر الملك القانون رقم 12 في 3 أيار 2021."
+    got = triples(text, [ent(text, "القانون رقم 12", "LAW"), ent(text, "3 أيار 2021", "DATE")])
+    assert ("enacted_on", "القانون رقم 12", "3 أيار 2021") in got
+    text = "دخل قانون الضريبة الموحد حيز التنفيذ في 1 كانون الثاني 2024."
+    got = triples(text, [ent(text, "قانون الضريبة الموحد", "LAW"), ent(text, "1 كانون الثاني 2024", "DATE")])
+    assert ("enacted_on", "قانون الضريبة الموحد", "1 كانون الثاني 2024") in got
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["الأردن", "قطر", "تونس", "لبنان", "العراق", "اليمن", "السودان", "فلسطين", "البحرين"]))
+def test_a_nisba_names_its_state_and_no_other(name: str) -> None:
+    from tahqiq.analysis.relations import _loose, _nisba_names
+
+    bare = name.removeprefix("ال")
+    for nisba in ("ال" + bare + "ي", "ال" + bare + "ية", "وال" + bare + "ي"):
+        assert _nisba_names([_loose(nisba)], [_loose(name)])
+    assert not _nisba_names([_loose("المغربي")], [_loose(name)])
+    assert not _nisba_names([_loose(name)], [_loose(name)])  # the name itself is no nisba

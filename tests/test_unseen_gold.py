@@ -3,7 +3,9 @@
 Written after the recognizer and the extractor, and never read while building or tuning them, so their scores
 are the project's honest figures. The floors are the figures measured once on them, minus 0.03, so that a
 regression fails: NER P 0.870 R 0.808 F1 0.838; relations with gold entities P 0.904 R 0.644 F1 0.752; with the
-system's own entities (what /re does) P 0.710 R 0.402 F1 0.513.
+system's own entities (what /re does) P 0.710 R 0.402 F1 0.513. Measured once more after the relation patterns
+for the predicates it found nothing for were written on development sentences (branch relrecall): with gold
+entities P 0.902 R 0.671 F1 0.770, with the system's own entities P 0.713 R 0.420 F1 0.529; floors raised.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ GOLD = ROOT / "tests" / "gold"
 NER_TEST = GOLD / "ner_test.jsonl"
 RELATIONS_TEST = GOLD / "relations_test.jsonl"
 NER_F1_FLOOR = 0.808
-RELATIONS_GOLD_ENTITIES_F1_FLOOR = 0.722
-RELATIONS_SYSTEM_ENTITIES_F1_FLOOR = 0.483
+RELATIONS_GOLD_ENTITIES_F1_FLOOR = 0.740
+RELATIONS_SYSTEM_ENTITIES_F1_FLOOR = 0.499
 
 
 def _ner_gold_script() -> ModuleType:

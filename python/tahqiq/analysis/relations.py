@@ -15,7 +15,13 @@ city, an organisation has its ``headquarters`` there); a ``topic`` trigger (a po
 sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
 predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
 another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
-Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces, …).
+Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces,
+OCC ⊃ ORG → member_of / employee_of for a member's or staff title: عضو المكتب السياسي لحركة حماس, المتحدث
+باسم وزارة الخارجية); a ``nisba_of`` rule relates the outer entity to an entity elsewhere in the sentence named
+by its inner nisba (الدستور الأردني … الأردن → law_of). Words are compared loosely (``_loose``) but keep the
+ta marbuta, which tells والدة (mother of) from والده (his father); numbers count as words. A ``between`` trigger
+after a nearer entity of the subject's type (not coordinated with it, not in a prepositional phrase) is that
+entity's (أن زوجته ناهد ستشارك في …: ناهد takes part).
 A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر …
 وموريتانيا). A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
@@ -60,11 +66,18 @@ ENTITY_TYPES: Final = (
 DECAY: Final = 0.08
 BEFORE_WINDOW: Final = 3
 DEFAULT_MAX_GAP: Final = 8
+
+
+def _loose(word: str) -> str:
+    # ta marbuta is kept: والدة (mother of) is not والده (his father), ابنة (daughter of) not ابنه (his son)
+    return normalize(word, punctuation=True)
+
+
 _CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
 # head nouns of place, institution and event names that a clitic ب or ل may be attached to (بمدينة الكويت,
 # لجامعة …, بجائزة …)
 _PLACE_HEADS: Final = frozenset(
-    normalize(w, ta_marbuta=True, punctuation=True)
+    _loose(w)
     for w in (
         "مدينة محافظة منطقة قرية بلدة ولاية إمارة مخيم دار قصر ملعب مطار ميناء مستشفى جامعة مركز مجموعة شركة "
         "حلبة ساحة قاعة فندق متحف مسجد كنيسة جزيرة عاصمة جائزة بطولة مهرجان مؤتمر معرض دورة كأس لقب منتخب نادي"
@@ -72,20 +85,14 @@ _PLACE_HEADS: Final = frozenset(
 )
 # courtesy titles that stand between a person's post and name (ولي العهد السعودي الأمير محمد بن سلمان)
 _HONORIFICS: Final = frozenset(
-    normalize(w, ta_marbuta=True, punctuation=True)
+    _loose(w)
     for w in "الشيخ الشيخة الأمير الأميرة الملك الملكة الدكتور الدكتورة اللواء العميد الفريق السيد السيدة الحاج".split()
 )
 # entities that are part of another entity's name are no argument of a trigger (مطار الملك خالد: no PERS خالد)
 _NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
 # a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
-_SPLIT_AT: Final = frozenset(
-    normalize(w, ta_marbuta=True, punctuation=True) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى")
-)
-
-
-def _loose(word: str) -> str:
-    return normalize(word, ta_marbuta=True, punctuation=True)
+_SPLIT_AT: Final = frozenset(_loose(w) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +137,9 @@ class NestedRule:
     inverse: bool = False  # the inner entity is the subject (إيرباص A350: إيرباص produces it)
     outer_heads: frozenset[str] | None = None  # the outer entity's first word must be one of these
     not_outer_heads: frozenset[str] = frozenset()  # … and must not be one of these
+    # the inner entity is a nisba (الأردني): the related one is an entity of these types elsewhere in the sentence
+    # named by it (الأردن): الدستور الأردني … الأردن → law_of
+    nisba_of: frozenset[str] | None = None
 
 
 def _words(text: str) -> frozenset[str]:
@@ -160,6 +170,7 @@ def load_nested_rules(data: dict[str, Any] | None = None) -> list[NestedRule]:
             bool(r.get("inverse", False)),
             _words(r["outer_heads"]) if "outer_heads" in r else None,
             _words(r.get("not_outer_heads", "")),
+            frozenset(str(r["nisba_of"]).split()) if "nisba_of" in r else None,
         )
         for r in data.get("nested", ())
     ]
@@ -220,6 +231,30 @@ class _Ent:
 
 
 _Key = tuple[tuple[int, int, str], tuple[int, int, str]]
+
+
+def _stems(words: list[str]) -> set[str]:
+    """The bare forms of a one-word name or nisba: article (and a leading و/ب/ل) off, then the adjective or
+    name ending (ي ية يا ا ة) off — الأردني, الأردن → اردن; السعودية, السعودي → سعود; ألمانيا, الألماني → المان."""
+    if len(words) != 1:
+        return set()
+    forms = {words[0]}
+    for c in _CLITICS:
+        if words[0].startswith(c) and len(words[0]) - len(c) >= 2:
+            forms.add(words[0][len(c) :])
+    out = set(forms)
+    for f in forms:
+        for end in ("ية", "يا", "ي", "ا", "ة"):
+            if f.endswith(end) and len(f) - len(end) >= 2:
+                out.add(f[: -len(end)])
+    return out
+
+
+def _nisba_names(nisba: list[str], name: list[str]) -> bool:
+    """Whether the nisba (الأردني، القطرية) is derived from the one-word name (الأردن، قطر)."""
+    if len(nisba) != 1 or not nisba[0].endswith(("ي", "ية")):
+        return False
+    return bool(_stems(nisba) & _stems(name))
 
 
 def _stem_matches(token: str, want: str) -> bool:
@@ -369,6 +404,16 @@ class RelationExtractor:
                         f is not e and f.start <= e.start and e.end <= f.end and f.span != e.span for f in inside
                     )
                 ]
+                if rule.nisba_of is not None:
+                    inner = [
+                        e
+                        for e in ents
+                        if e.type in rule.nisba_of
+                        and (e.end <= outer.start or outer.end <= e.start)
+                        and any(
+                            _nisba_names(loose_words[n.first : n.last], loose_words[e.first : e.last]) for n in inner
+                        )
+                    ]
                 holders = self._title_holders(outer, ents, loose_words) if outer.type == "OCC" else [outer]
                 for holder in holders:
                     for other in inner:
@@ -432,7 +477,8 @@ class RelationExtractor:
         """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
         as the calibration counts them."""
-        tokens = [t for t in scan(text) if t.kind == "word"]
+        # numbers are words too: an entity may be one (DATE 2026 inside كأس العالم 2026)
+        tokens = [t for t in scan(text) if t.kind in ("word", "number")]
         spans = [(t.start, t.end) for t in tokens]
         loose_words = [_loose(t.text) for t in tokens]
         ents = self._entities(text, entities, spans)
@@ -496,6 +542,13 @@ class RelationExtractor:
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words, courtesy):
                             continue
+                        if (
+                            t.site == "between"
+                            and t.order == "so"
+                            and t.words
+                            and self._nearer_subject(t, a, b, ents, loose_words)
+                        ):
+                            continue
                         if not t.words and gap == 0 and p.name == "holds_position":
                             title = obj
                             if self._honorific(title, loose_words) and any(
@@ -539,6 +592,23 @@ class RelationExtractor:
                 r["pattern"] = source
             out.append(r)
         return out
+
+    def _nearer_subject(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
+        """Whether an entity of the subject's type stands between the subject and the trigger: the trigger is
+        that one's (… أن زوجته ناهد شعبان ستشارك في المعرض: ناهد takes part, not the one before her)."""
+        for e in ents:
+            if e.type != a.type or e.first < a.last or e.last > b.first or self._name_part(e, ents):
+                continue
+            if loose_words[e.first].startswith("و") and e.first - a.last <= 1:
+                continue  # coordinated with the subject: the trigger is both's (الفرنسية والإنجليزية لغتان …)
+            if _object_preposition(loose_words[e.first]) is not None or (
+                e.first > 0 and loose_words[e.first - 1] in _SPLIT_AT
+            ):
+                continue  # in a prepositional phrase (… التابعة لمجموعة زين، من مقرها): no subject
+            # the trigger must lie wholly after it, as it would for that entity
+            if _contains(loose_words[e.last : b.first], t.words):
+                return True
+        return False
 
     def _honorific_posts(
         self, ents: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
