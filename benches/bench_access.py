@@ -133,8 +133,12 @@ def granian_args(app: str, port: int) -> list[str]:
     ]
 
 
-def wrk(url: str, seconds: float, script: str | None, work: Path, connections: int = CONNECTIONS) -> Load:
+def wrk(
+    url: str, seconds: float, script: str | None, work: Path, connections: int = CONNECTIONS, timeout_s: int = 2
+) -> Load:
+    """One wrk run; `timeout_s` (wrk's default 2 s) is how long a request may take before wrk counts it an error."""
     args = ["wrk", f"-t{WRK_THREADS}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency"]
+    args.append(f"--timeout={timeout_s}s")
     if script is not None:
         path = work / f"script-{uuid.uuid4().hex[:8]}.lua"
         path.write_text(script)
@@ -142,6 +146,8 @@ def wrk(url: str, seconds: float, script: str | None, work: Path, connections: i
     out = subprocess.run([*args, url], capture_output=True, text=True, timeout=seconds + 60, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])  # type: ignore[index]
     requests = int(re.search(r"(\d+) requests in", out)[1])  # type: ignore[index]
+    if requests == 0:
+        raise RuntimeError(f"wrk completed no request to {url} in {seconds:.0f} s:\n{out}")
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = int(non_2xx[1]) if non_2xx else 0
