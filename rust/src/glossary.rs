@@ -18,13 +18,14 @@
 //!   `top_k` matches are sure to come before it.
 
 use std::borrow::Cow;
+use std::hash::Hasher;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use crate::fuzzy::{collect_strs, FxMap, Hit, Index, Lexicon, Query};
+use crate::fuzzy::{collect_strs, FxHasher, FxMap, Hit, Index, Lexicon, Query};
 use crate::normalize::{normalize_str, NormalizeOptions};
 use crate::scan::{scan_str, TokenKind};
 
@@ -155,11 +156,107 @@ pub struct WordMatches<'a> {
 /// The glossary index: the corpus forms by form, by normalised form (and CODA), by normalised stem, and fuzzily.
 pub struct Glossary {
     /// Forms by their spelling in the corpus.
-    by_raw: FxMap<String, Vec<u32>>,
+    by_raw: RawTable,
     /// Forms by a normalised string: those whose form or CODA it is, then those whose stem it is.
-    by_key: FxMap<String, (Vec<u32>, Vec<u32>)>,
+    by_key: FormTable,
     keys: Vec<String>,
     index: Arc<Index>,
+}
+
+/// Form indexes by a string key, in two lists per key, laid out for few cache lines per lookup (the glossary
+/// does a dozen per word, and between requests its index may have left the cache): a probe table of
+/// (hash tag, record offset) pairs, and one arena of records `[key bytes, first list length, second list
+/// length, key bytes padded to whole u32s, first list, second list]`, so that a hit reads one table slot and
+/// one stretch of the arena.
+pub struct FormTable {
+    /// Power-of-two open-addressing table; `EMPTY_SLOT` marks a free slot.
+    slots: Vec<(u32, u32)>,
+    arena: Vec<u32>,
+}
+
+const EMPTY_SLOT: u32 = u32::MAX;
+const RECORD_HEADER: usize = 3;
+
+#[inline]
+fn key_hash(key: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(key);
+    h.write_usize(key.len());
+    // Fx leaves the low bits weak; fold the high ones in before masking.
+    let v = h.finish();
+    v ^ (v >> 29)
+}
+
+impl FormTable {
+    /// The table of `lists`: each key with its two lists of form indexes.
+    fn new(lists: Vec<(String, (Vec<u32>, Vec<u32>))>) -> FormTable {
+        let capacity = (lists.len() * 2).next_power_of_two().max(8);
+        let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
+        let mut arena: Vec<u32> = Vec::new();
+        for (key, (first, second)) in lists {
+            let offset = u32::try_from(arena.len()).expect("glossary table under 16 GiB");
+            let bytes = key.as_bytes();
+            arena.extend([bytes.len() as u32, first.len() as u32, second.len() as u32]);
+            arena.extend(bytes.chunks(4).map(|c| {
+                let mut word = [0u8; 4];
+                word[..c.len()].copy_from_slice(c);
+                u32::from_ne_bytes(word)
+            }));
+            arena.extend(first);
+            arena.extend(second);
+            let h = key_hash(bytes);
+            let mut i = h as usize & (capacity - 1);
+            while slots[i].1 != EMPTY_SLOT {
+                i = (i + 1) & (capacity - 1);
+            }
+            slots[i] = ((h >> 32) as u32, offset);
+        }
+        slots.shrink_to_fit();
+        arena.shrink_to_fit();
+        FormTable { slots, arena }
+    }
+
+    /// The two lists of `key`, if it has any.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<(&[u32], &[u32])> {
+        let key = key.as_bytes();
+        let h = key_hash(key);
+        let tag = (h >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let (slot_tag, offset) = self.slots[i];
+            if offset == EMPTY_SLOT {
+                return None;
+            }
+            let at = offset as usize;
+            if slot_tag == tag && self.arena[at] as usize == key.len() {
+                let words = key.len().div_ceil(4);
+                let stored = &self.arena[at + RECORD_HEADER..at + RECORD_HEADER + words];
+                let same = key
+                    .chunks(4)
+                    .zip(stored)
+                    .all(|(c, &w)| c == &w.to_ne_bytes()[..c.len()]);
+                if same {
+                    let first = at + RECORD_HEADER + words;
+                    let second = first + self.arena[at + 1] as usize;
+                    let end = second + self.arena[at + 2] as usize;
+                    return Some((&self.arena[first..second], &self.arena[second..end]));
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Forms by their spelling: a [`FormTable`] with one list per key.
+struct RawTable(FormTable);
+
+impl RawTable {
+    #[inline]
+    fn get(&self, key: &str) -> Option<&[u32]> {
+        self.0.get(key).map(|(first, _)| first)
+    }
 }
 
 /// Matches found so far for one word: few, so a vector searched linearly.
@@ -208,8 +305,13 @@ impl Glossary {
         let borrowed: Vec<&str> = keys.iter().map(String::as_str).collect();
         let index = Arc::new(Index::new(&borrowed));
         Glossary {
-            by_raw,
-            by_key,
+            by_raw: RawTable(FormTable::new(
+                by_raw
+                    .into_iter()
+                    .map(|(k, v)| (k, (v, Vec::new())))
+                    .collect(),
+            )),
+            by_key: FormTable::new(by_key.into_iter().collect()),
             keys,
             index,
         }
