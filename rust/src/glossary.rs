@@ -78,13 +78,40 @@ pub fn match_form(text: &str) -> Cow<'_, str> {
 /// characters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
 /// included. Ordered by how much was stripped (least first), then by the stem.
 pub fn strip_clitics(form: &str) -> Vec<String> {
-    stems_of(form).into_iter().map(Cow::into_owned).collect()
+    let mut stems: Vec<(usize, String)> = Vec::new();
+    for_each_stem(form, &mut StemScratch::default(), |stem, stripped| {
+        if !stems.iter().any(|(_, s)| s == stem) {
+            stems.push((stripped, stem.to_owned()));
+        }
+    });
+    // The stripped length is the same however a stem was reached (it is the form's length less the stem's).
+    stems.sort_unstable();
+    stems.into_iter().map(|(_, s)| s).collect()
 }
 
-/// [`strip_clitics`] without copying the stems that are slices of `form`.
-fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
+/// Buffers of [`for_each_stem`], kept from word to word of a text.
+#[derive(Default)]
+struct StemScratch {
+    /// Proclitics that can come off, as (bytes, chars) from the start.
+    prefixes: Vec<(usize, usize)>,
+    /// Enclitics that can come off, as (bytes, chars) from the end.
+    suffixes: Vec<(usize, usize)>,
+    /// A stem with its ta marbuta read back.
+    marbuta: String,
+}
+
+/// Calls `visit(stem, characters stripped)` for each way to strip clitics off `form`, in the order of
+/// [`strip_clitics`] before its sort, a stem perhaps more than once: the glossary only looks each up, so it
+/// needs neither order nor uniqueness, and this way nothing is allocated per word.
+fn for_each_stem(form: &str, scratch: &mut StemScratch, mut visit: impl FnMut(&str, usize)) {
+    let StemScratch {
+        prefixes,
+        suffixes,
+        marbuta,
+    } = scratch;
     // Prefixes and suffixes are slices of `form`: kept as byte lengths (and char counts), nothing is built.
-    let mut prefixes: Vec<(usize, usize)> = vec![(0, 0)];
+    prefixes.clear();
+    prefixes.push((0, 0));
     for slot in PROCLITIC_SLOTS {
         for k in 0..prefixes.len() {
             let (bytes, chars) = prefixes[k];
@@ -95,7 +122,8 @@ fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
             }
         }
     }
-    let mut suffixes: Vec<(usize, usize)> = vec![(0, 0)];
+    suffixes.clear();
+    suffixes.push((0, 0));
     for e in ENCLITICS {
         if form.ends_with(e) {
             suffixes.push((e.len(), e.chars().count()));
@@ -109,30 +137,24 @@ fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
         }
     }
     let form_chars = form.chars().count();
-    let mut stems: Vec<(usize, Cow<'a, str>)> = Vec::new();
-    let mut add = |stem: Cow<'a, str>, stripped: usize| {
-        if !stems.iter().any(|(_, s)| *s == stem) {
-            stems.push((stripped, stem));
-        }
-    };
-    for &(p_bytes, p_chars) in &prefixes {
-        for &(s_bytes, s_chars) in &suffixes {
+    for &(p_bytes, p_chars) in prefixes.iter() {
+        for &(s_bytes, s_chars) in suffixes.iter() {
             if p_bytes + s_bytes == 0 || form_chars < p_chars + s_chars + MIN_STEM {
                 continue;
             }
             let stem = &form[p_bytes..form.len() - s_bytes];
-            add(Cow::Borrowed(stem), p_chars + s_chars);
+            visit(stem, p_chars + s_chars);
             // سيارتي → سيارة: ta marbuta is written ت before an enclitic.
             if s_bytes > 0 {
                 if let Some(base) = stem.strip_suffix('ت') {
-                    add(Cow::Owned(format!("{base}ه")), p_chars + s_chars);
+                    marbuta.clear();
+                    marbuta.push_str(base);
+                    marbuta.push('ه');
+                    visit(marbuta, p_chars + s_chars);
                 }
             }
         }
     }
-    // The stripped length is the same however a stem was reached (it is the form's length less the stem's).
-    stems.sort_unstable();
-    stems.into_iter().map(|(_, s)| s).collect()
 }
 
 /// One match of a word: the form's index, how it matched and its score.
@@ -319,13 +341,21 @@ impl Glossary {
 
     /// The matches of one word (`raw` as written, `norm` its normalised form), best first, at most `top_k`.
     pub fn match_word(&self, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
-        self.match_word_in(&mut Query::empty(), raw, norm, top_k, threshold)
+        self.match_word_in(
+            &mut Query::empty(),
+            &mut StemScratch::default(),
+            raw,
+            norm,
+            top_k,
+            threshold,
+        )
     }
 
     /// [`Glossary::match_word`] preparing the fuzzy query in `query`'s buffers (word after word of a text).
     fn match_word_in(
         &self,
         query: &mut Query,
+        stems: &mut StemScratch,
         raw: &str,
         norm: &str,
         top_k: usize,
@@ -344,14 +374,13 @@ impl Glossary {
             found.offer(i, MatchType::Normalized, 1.0, threshold);
         }
         if found.0.len() < top_k {
-            for stem in stems_of(norm) {
-                let Some((by_norm, by_stem)) = self.by_key.get(stem.as_ref()) else {
-                    continue;
-                };
-                for &i in by_norm.iter().chain(by_stem) {
-                    found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+            for_each_stem(norm, stems, |stem, _| {
+                if let Some((by_norm, by_stem)) = self.by_key.get(stem) {
+                    for &i in by_norm.iter().chain(by_stem) {
+                        found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+                    }
                 }
-            }
+            });
         }
         self.index.prepare_again(query, norm.chars());
         let query = &*query;
@@ -478,12 +507,20 @@ impl Glossary {
     /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
     pub fn lookup<'a>(&self, text: &'a str, top_k: usize, threshold: f64) -> Vec<WordMatches<'a>> {
         let mut query = Query::empty();
+        let mut stems = StemScratch::default();
         scan_str(text)
             .into_iter()
             .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
             .map(|t| {
                 let normalized = match_form(t.text);
-                let matches = self.match_word_in(&mut query, t.text, &normalized, top_k, threshold);
+                let matches = self.match_word_in(
+                    &mut query,
+                    &mut stems,
+                    t.text,
+                    &normalized,
+                    top_k,
+                    threshold,
+                );
                 WordMatches {
                     text: t.text,
                     start: t.span.start,
