@@ -196,6 +196,9 @@ pub struct FormTable {
     arena: Vec<u32>,
 }
 
+/// A key's two lists of form indexes.
+type FormLists = (Vec<u32>, Vec<u32>);
+
 const EMPTY_SLOT: u32 = u32::MAX;
 const RECORD_HEADER: usize = 3;
 
@@ -211,7 +214,7 @@ fn key_hash(key: &[u8]) -> u64 {
 
 impl FormTable {
     /// The table of `lists`: each key with its two lists of form indexes.
-    fn new(lists: Vec<(String, (Vec<u32>, Vec<u32>))>) -> FormTable {
+    fn new(lists: Vec<(String, FormLists)>) -> FormTable {
         let capacity = (lists.len() * 2).next_power_of_two().max(8);
         let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
         let mut arena: Vec<u32> = Vec::new();
