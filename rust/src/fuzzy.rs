@@ -416,6 +416,13 @@ impl Index {
             let bar = top.bar(threshold);
             // Smallest LCS whose score reaches the bar; none means the whole group is out of reach.
             let Some(need) = min_lcs(total, q.len.min(lb), bar) else {
+                // Out of reach by length alone: so is every group further out on this side (a longer length
+                // gap only lowers the best possible score, and the bar never falls).
+                if take_below {
+                    below = 0;
+                } else {
+                    above = self.groups.len();
+                }
                 continue;
             };
             if need == 0 {

@@ -18,13 +18,14 @@
 //!   `top_k` matches are sure to come before it.
 
 use std::borrow::Cow;
+use std::hash::Hasher;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
-use crate::fuzzy::{collect_strs, FxMap, Hit, Index, Lexicon, Query};
+use crate::fuzzy::{collect_strs, FxHasher, FxMap, Hit, Index, Lexicon, Query};
 use crate::normalize::{normalize_str, NormalizeOptions};
 use crate::scan::{scan_str, TokenKind};
 
@@ -77,13 +78,40 @@ pub fn match_form(text: &str) -> Cow<'_, str> {
 /// characters (and, before an enclitic, ت read back as ta marbuta, normalised ه); the word itself is not
 /// included. Ordered by how much was stripped (least first), then by the stem.
 pub fn strip_clitics(form: &str) -> Vec<String> {
-    stems_of(form).into_iter().map(Cow::into_owned).collect()
+    let mut stems: Vec<(usize, String)> = Vec::new();
+    for_each_stem(form, &mut StemScratch::default(), |stem, stripped| {
+        if !stems.iter().any(|(_, s)| s == stem) {
+            stems.push((stripped, stem.to_owned()));
+        }
+    });
+    // The stripped length is the same however a stem was reached (it is the form's length less the stem's).
+    stems.sort_unstable();
+    stems.into_iter().map(|(_, s)| s).collect()
 }
 
-/// [`strip_clitics`] without copying the stems that are slices of `form`.
-fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
+/// Buffers of [`for_each_stem`], kept from word to word of a text.
+#[derive(Default)]
+struct StemScratch {
+    /// Proclitics that can come off, as (bytes, chars) from the start.
+    prefixes: Vec<(usize, usize)>,
+    /// Enclitics that can come off, as (bytes, chars) from the end.
+    suffixes: Vec<(usize, usize)>,
+    /// A stem with its ta marbuta read back.
+    marbuta: String,
+}
+
+/// Calls `visit(stem, characters stripped)` for each way to strip clitics off `form`, in the order of
+/// [`strip_clitics`] before its sort, a stem perhaps more than once: the glossary only looks each up, so it
+/// needs neither order nor uniqueness, and this way nothing is allocated per word.
+fn for_each_stem(form: &str, scratch: &mut StemScratch, mut visit: impl FnMut(&str, usize)) {
+    let StemScratch {
+        prefixes,
+        suffixes,
+        marbuta,
+    } = scratch;
     // Prefixes and suffixes are slices of `form`: kept as byte lengths (and char counts), nothing is built.
-    let mut prefixes: Vec<(usize, usize)> = vec![(0, 0)];
+    prefixes.clear();
+    prefixes.push((0, 0));
     for slot in PROCLITIC_SLOTS {
         for k in 0..prefixes.len() {
             let (bytes, chars) = prefixes[k];
@@ -94,7 +122,8 @@ fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
             }
         }
     }
-    let mut suffixes: Vec<(usize, usize)> = vec![(0, 0)];
+    suffixes.clear();
+    suffixes.push((0, 0));
     for e in ENCLITICS {
         if form.ends_with(e) {
             suffixes.push((e.len(), e.chars().count()));
@@ -108,30 +137,24 @@ fn stems_of<'a>(form: &'a str) -> Vec<Cow<'a, str>> {
         }
     }
     let form_chars = form.chars().count();
-    let mut stems: Vec<(usize, Cow<'a, str>)> = Vec::new();
-    let mut add = |stem: Cow<'a, str>, stripped: usize| {
-        if !stems.iter().any(|(_, s)| *s == stem) {
-            stems.push((stripped, stem));
-        }
-    };
-    for &(p_bytes, p_chars) in &prefixes {
-        for &(s_bytes, s_chars) in &suffixes {
+    for &(p_bytes, p_chars) in prefixes.iter() {
+        for &(s_bytes, s_chars) in suffixes.iter() {
             if p_bytes + s_bytes == 0 || form_chars < p_chars + s_chars + MIN_STEM {
                 continue;
             }
             let stem = &form[p_bytes..form.len() - s_bytes];
-            add(Cow::Borrowed(stem), p_chars + s_chars);
+            visit(stem, p_chars + s_chars);
             // سيارتي → سيارة: ta marbuta is written ت before an enclitic.
             if s_bytes > 0 {
                 if let Some(base) = stem.strip_suffix('ت') {
-                    add(Cow::Owned(format!("{base}ه")), p_chars + s_chars);
+                    marbuta.clear();
+                    marbuta.push_str(base);
+                    marbuta.push('ه');
+                    visit(marbuta, p_chars + s_chars);
                 }
             }
         }
     }
-    // The stripped length is the same however a stem was reached (it is the form's length less the stem's).
-    stems.sort_unstable();
-    stems.into_iter().map(|(_, s)| s).collect()
 }
 
 /// One match of a word: the form's index, how it matched and its score.
@@ -155,11 +178,110 @@ pub struct WordMatches<'a> {
 /// The glossary index: the corpus forms by form, by normalised form (and CODA), by normalised stem, and fuzzily.
 pub struct Glossary {
     /// Forms by their spelling in the corpus.
-    by_raw: FxMap<String, Vec<u32>>,
+    by_raw: RawTable,
     /// Forms by a normalised string: those whose form or CODA it is, then those whose stem it is.
-    by_key: FxMap<String, (Vec<u32>, Vec<u32>)>,
+    by_key: FormTable,
     keys: Vec<String>,
     index: Arc<Index>,
+}
+
+/// Form indexes by a string key, in two lists per key, laid out for few cache lines per lookup (the glossary
+/// does a dozen per word, and between requests its index may have left the cache): a probe table of
+/// (hash tag, record offset) pairs, and one arena of records `[key bytes, first list length, second list
+/// length, key bytes padded to whole u32s, first list, second list]`, so that a hit reads one table slot and
+/// one stretch of the arena.
+pub struct FormTable {
+    /// Power-of-two open-addressing table; `EMPTY_SLOT` marks a free slot.
+    slots: Vec<(u32, u32)>,
+    arena: Vec<u32>,
+}
+
+/// A key's two lists of form indexes.
+type FormLists = (Vec<u32>, Vec<u32>);
+
+const EMPTY_SLOT: u32 = u32::MAX;
+const RECORD_HEADER: usize = 3;
+
+#[inline]
+fn key_hash(key: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(key);
+    h.write_usize(key.len());
+    // Fx leaves the low bits weak; fold the high ones in before masking.
+    let v = h.finish();
+    v ^ (v >> 29)
+}
+
+impl FormTable {
+    /// The table of `lists`: each key with its two lists of form indexes.
+    fn new(lists: Vec<(String, FormLists)>) -> FormTable {
+        let capacity = (lists.len() * 2).next_power_of_two().max(8);
+        let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
+        let mut arena: Vec<u32> = Vec::new();
+        for (key, (first, second)) in lists {
+            let offset = u32::try_from(arena.len()).expect("glossary table under 16 GiB");
+            let bytes = key.as_bytes();
+            arena.extend([bytes.len() as u32, first.len() as u32, second.len() as u32]);
+            arena.extend(bytes.chunks(4).map(|c| {
+                let mut word = [0u8; 4];
+                word[..c.len()].copy_from_slice(c);
+                u32::from_ne_bytes(word)
+            }));
+            arena.extend(first);
+            arena.extend(second);
+            let h = key_hash(bytes);
+            let mut i = h as usize & (capacity - 1);
+            while slots[i].1 != EMPTY_SLOT {
+                i = (i + 1) & (capacity - 1);
+            }
+            slots[i] = ((h >> 32) as u32, offset);
+        }
+        slots.shrink_to_fit();
+        arena.shrink_to_fit();
+        FormTable { slots, arena }
+    }
+
+    /// The two lists of `key`, if it has any.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<(&[u32], &[u32])> {
+        let key = key.as_bytes();
+        let h = key_hash(key);
+        let tag = (h >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let (slot_tag, offset) = self.slots[i];
+            if offset == EMPTY_SLOT {
+                return None;
+            }
+            let at = offset as usize;
+            if slot_tag == tag && self.arena[at] as usize == key.len() {
+                let words = key.len().div_ceil(4);
+                let stored = &self.arena[at + RECORD_HEADER..at + RECORD_HEADER + words];
+                let same = key
+                    .chunks(4)
+                    .zip(stored)
+                    .all(|(c, &w)| c == &w.to_ne_bytes()[..c.len()]);
+                if same {
+                    let first = at + RECORD_HEADER + words;
+                    let second = first + self.arena[at + 1] as usize;
+                    let end = second + self.arena[at + 2] as usize;
+                    return Some((&self.arena[first..second], &self.arena[second..end]));
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Forms by their spelling: a [`FormTable`] with one list per key.
+struct RawTable(FormTable);
+
+impl RawTable {
+    #[inline]
+    fn get(&self, key: &str) -> Option<&[u32]> {
+        self.0.get(key).map(|(first, _)| first)
+    }
 }
 
 /// Matches found so far for one word: few, so a vector searched linearly.
@@ -208,8 +330,13 @@ impl Glossary {
         let borrowed: Vec<&str> = keys.iter().map(String::as_str).collect();
         let index = Arc::new(Index::new(&borrowed));
         Glossary {
-            by_raw,
-            by_key,
+            by_raw: RawTable(FormTable::new(
+                by_raw
+                    .into_iter()
+                    .map(|(k, v)| (k, (v, Vec::new())))
+                    .collect(),
+            )),
+            by_key: FormTable::new(by_key.into_iter().collect()),
             keys,
             index,
         }
@@ -217,13 +344,21 @@ impl Glossary {
 
     /// The matches of one word (`raw` as written, `norm` its normalised form), best first, at most `top_k`.
     pub fn match_word(&self, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
-        self.match_word_in(&mut Query::empty(), raw, norm, top_k, threshold)
+        self.match_word_in(
+            &mut Query::empty(),
+            &mut StemScratch::default(),
+            raw,
+            norm,
+            top_k,
+            threshold,
+        )
     }
 
     /// [`Glossary::match_word`] preparing the fuzzy query in `query`'s buffers (word after word of a text).
     fn match_word_in(
         &self,
         query: &mut Query,
+        stems: &mut StemScratch,
         raw: &str,
         norm: &str,
         top_k: usize,
@@ -242,14 +377,13 @@ impl Glossary {
             found.offer(i, MatchType::Normalized, 1.0, threshold);
         }
         if found.0.len() < top_k {
-            for stem in stems_of(norm) {
-                let Some((by_norm, by_stem)) = self.by_key.get(stem.as_ref()) else {
-                    continue;
-                };
-                for &i in by_norm.iter().chain(by_stem) {
-                    found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+            for_each_stem(norm, stems, |stem, _| {
+                if let Some((by_norm, by_stem)) = self.by_key.get(stem) {
+                    for &i in by_norm.iter().chain(by_stem) {
+                        found.offer(i, MatchType::Clitic, CLITIC_SCORE, threshold);
+                    }
                 }
-            }
+            });
         }
         self.index.prepare_again(query, norm.chars());
         let query = &*query;
@@ -376,12 +510,20 @@ impl Glossary {
     /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
     pub fn lookup<'a>(&self, text: &'a str, top_k: usize, threshold: f64) -> Vec<WordMatches<'a>> {
         let mut query = Query::empty();
+        let mut stems = StemScratch::default();
         scan_str(text)
             .into_iter()
             .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
             .map(|t| {
                 let normalized = match_form(t.text);
-                let matches = self.match_word_in(&mut query, t.text, &normalized, top_k, threshold);
+                let matches = self.match_word_in(
+                    &mut query,
+                    &mut stems,
+                    t.text,
+                    &normalized,
+                    top_k,
+                    threshold,
+                );
                 WordMatches {
                     text: t.text,
                     start: t.span.start,
