@@ -11,6 +11,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 
+from tahqiq.store._common import counted, window
 from tahqiq.store.protocol import RateDecision, RateLimit, Store
 
 log = logging.getLogger("tahqiq.ratelimit")
@@ -58,17 +59,19 @@ class WriteBehindCounter:
         self._writes: set[asyncio.Task[None]] = set()
 
     async def hit(self, bucket: str, now: float) -> RateDecision:
-        limit, window_s = self.rate.limit, self.rate.window_s
-        start = math.floor(now / window_s) * window_s
-        ends_at = start + window_s
+        start, ends_at = window(self.rate, now)  # the store's own window arithmetic
         view = self._views.get(bucket)
-        if view is not None and view.window_start == start and view.seen + view.pending + 1 <= limit - self.headroom:
+        if (
+            view is not None
+            and view.window_start == start
+            and view.seen + view.pending + 1 <= self.rate.limit - self.headroom
+        ):
             view.pending += 1
             task = asyncio.get_running_loop().create_task(self._write_behind(bucket, now, view))
             for tasks in (self._writes, view.writes):
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
-            return RateDecision(True, limit, limit - view.seen - view.pending, ends_at - now)
+            return counted(self.rate, view.seen + view.pending, ends_at, now)
         if view is not None and view.writes:
             # The store's answer must count this process's earlier requests before this one: wait for them.
             await asyncio.gather(*list(view.writes), return_exceptions=True)
