@@ -21,13 +21,14 @@ from blacksheep.server.routing import Router
 from tahqiq import __version__
 from tahqiq.access.openapi import manifest_document, openapi_document
 from tahqiq.access.processor import Processor
-from tahqiq.access.service import AccessService, Reply
+from tahqiq.access.service import AccessService
 from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
+from tahqiq.reply import Reply
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
 from tahqiq.summarize.service import STRATEGY_HEADER, SummarizeService
@@ -226,8 +227,8 @@ class Service:
             log.exception("unhandled error on %s %s", request.method, request.path)
             failure = Problem("internal-error", "the service failed; retry later", headers=headers)
             return self.problem(request, failure, error_code=False)
-        out = [(k.encode(), v.encode()) for k, v in (headers | reply.headers).items()]
-        return Response(reply.status, out, Content(JSON, reply.body))
+        reply.headers = headers | reply.headers
+        return render(reply)
 
     # Area C ---------------------------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ import functools
 import math
 import re
 import uuid
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -24,6 +23,7 @@ from tahqiq.config import Settings
 from tahqiq.core import fingerprint
 from tahqiq.problems import Problem, validation_error
 from tahqiq.ratelimit import rate_headers
+from tahqiq.reply import Reply
 from tahqiq.store.protocol import (
     Accepted,
     App,
@@ -44,13 +44,6 @@ MAX_CLAIM_ID = 2**63 - 1  # claim ids are 64-bit signed integers in both stores
 _APP_CACHE_SIZE = 1024
 _BAD_API_KEY = "missing or invalid agent API key: send `Authorization: Bearer svc_agent_...`"
 _BAD_APP_KEY = "missing or invalid application key: send `X-Service-App-Key: svc_app_...`"
-
-
-@dataclass(slots=True)
-class Reply:
-    status: int
-    body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def iso(ts: float) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -24,6 +24,7 @@ import orjson
 from tahqiq.config import Settings
 from tahqiq.problems import Problem
 from tahqiq.ratelimit import WriteBehindCounter, rate_headers
+from tahqiq.reply import Reply
 from tahqiq.store.protocol import Store
 from tahqiq.summarize import answer, extractive
 from tahqiq.summarize.breaker import BreakerOpen, CircuitBreaker
@@ -46,13 +47,6 @@ class SummaryRequest:
     target_lang: str | None  # None: the text's own language
     length: str = "short"
     format: str = "paragraph"
-
-
-@dataclass(frozen=True, slots=True)
-class SummaryReply:
-    status: int
-    body: bytes
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 def _content_type_errors(content_type: str | None) -> list[str]:
@@ -165,7 +159,7 @@ class SummarizeService:
     def parse(self, content_type: str | None, body: bytes) -> SummaryRequest:
         return parse_request(content_type, body, self._settings.summarize_max_chars)
 
-    async def summarize(self, request: SummaryRequest) -> SummaryReply:
+    async def summarize(self, request: SummaryRequest) -> Reply:
         source = extractive.detect_language(request.text)
         target = request.target_lang or source
         if self.gateway is not None:
@@ -188,7 +182,7 @@ class SummarizeService:
 
     async def _upstream(
         self, upstream: Upstream, request: SummaryRequest, source: str, target: str, strategy: str
-    ) -> SummaryReply:
+    ) -> Reply:
         """The upstream's checked summary; UpstreamRefused passes through; every failure is a 503 problem."""
         breaker = self.breakers[upstream.name]
         try:
@@ -220,9 +214,9 @@ class SummarizeService:
         if checked.bullets is not None:
             data["bullets"] = list(checked.bullets)
         data |= _common(request, target, source, strategy, completion.model, translated=source != target)
-        return SummaryReply(200, orjson.dumps({"data": data}), {STRATEGY_HEADER: strategy, "Content-Language": target})
+        return Reply(200, orjson.dumps({"data": data}), {STRATEGY_HEADER: strategy, "Content-Language": target})
 
-    async def _local(self, request: SummaryRequest, target: str, strategy: str) -> SummaryReply:
+    async def _local(self, request: SummaryRequest, target: str, strategy: str) -> Reply:
         """The in-process summary; it cannot translate, so it is in the text's language whatever was asked."""
         if len(request.text) > _INLINE_CHARS:
             loop = asyncio.get_running_loop()
@@ -236,7 +230,7 @@ class SummarizeService:
             data = {"summary": " ".join(result.sentences)}
         data |= _common(request, target, result.language, strategy, LOCAL_MODEL, translated=False)
         headers = {STRATEGY_HEADER: strategy, "Content-Language": result.language}
-        return SummaryReply(200, orjson.dumps({"data": data}), headers)
+        return Reply(200, orjson.dumps({"data": data}), headers)
 
 
 def _common(
