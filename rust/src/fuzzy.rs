@@ -649,7 +649,8 @@ impl TopK {
     }
 }
 
-fn check_args(top_k: isize, threshold: f64) -> PyResult<usize> {
+/// The argument checks shared by every search entry point (Lexicon and GlossaryIndex).
+pub(crate) fn check_args(top_k: isize, threshold: f64) -> PyResult<usize> {
     if top_k < 1 {
         return Err(PyValueError::new_err(format!(
             "top_k must be at least 1, got {top_k}"

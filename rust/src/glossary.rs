@@ -889,17 +889,7 @@ impl GlossaryIndex {
         top_k: isize,
         threshold: f64,
     ) -> PyResult<Vec<WordMatches<'a>>> {
-        if top_k < 1 {
-            return Err(PyValueError::new_err(format!(
-                "top_k must be at least 1, got {top_k}"
-            )));
-        }
-        if !(0.0..=1.0).contains(&threshold) {
-            return Err(PyValueError::new_err(format!(
-                "threshold must be between 0 and 1, got {threshold}"
-            )));
-        }
-        let top_k = top_k as usize;
+        let top_k = crate::fuzzy::check_args(top_k, threshold)?;
         let source = text.to_str()?;
         Ok(if source.len() >= DETACH_MIN_BYTES {
             text.py()
