@@ -232,13 +232,14 @@ def _choose(scores: np.ndarray, sim: np.ndarray, k: int) -> list[int]:
     return sorted(chosen)
 
 
-def summarize(text: str, length: str = "short") -> ExtractiveSummary:
+def summarize(text: str, length: str = "short", language: str | None = None) -> ExtractiveSummary:
     """The ``LENGTH_SENTENCES[length]`` most central sentences of ``text`` (all of them when it has no more), in
-    document order. Empty or blank text gives no sentences. Raises ``ValueError`` only for an unknown ``length``."""
+    document order. Empty or blank text gives no sentences. Raises ``ValueError`` only for an unknown ``length``.
+    ``language`` is ``detect_language(text)`` when the caller has it already (it reads the whole text)."""
     if length not in LENGTH_SENTENCES:
         raise ValueError(f"length must be one of {', '.join(LENGTH_SENTENCES)}, not {length!r}")
     k = LENGTH_SENTENCES[length]
-    language = detect_language(text)
+    language = language or detect_language(text)
     spans = sentence_spans(text)
     if len(spans) <= k:
         return ExtractiveSummary(tuple(text[s:e] for s, e in spans), language)

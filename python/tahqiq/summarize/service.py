@@ -168,17 +168,17 @@ class SummarizeService:
             except UpstreamRefused as refused:
                 fallback = self.provider if refused.status == 404 else None  # 404: the alias is unknown there
             if fallback is None:
-                return await self._local(request, target, "edge_fallback")
+                return await self._local(request, source, target, "edge_fallback")
             try:
                 return await self._upstream(fallback, request, source, target, "gateway_fallback")
             except UpstreamRefused:
-                return await self._local(request, target, "edge_fallback")
+                return await self._local(request, source, target, "edge_fallback")
         if self.provider is not None:
             try:
                 return await self._upstream(self.provider, request, source, target, "provider")
             except UpstreamRefused:
-                return await self._local(request, target, "edge_fallback")
-        return await self._local(request, target, "local")
+                return await self._local(request, source, target, "edge_fallback")
+        return await self._local(request, source, target, "local")
 
     async def _upstream(
         self, upstream: Upstream, request: SummaryRequest, source: str, target: str, strategy: str
@@ -216,13 +216,13 @@ class SummarizeService:
         data |= _common(request, target, source, strategy, completion.model, translated=source != target)
         return Reply(200, orjson.dumps({"data": data}), {STRATEGY_HEADER: strategy, "Content-Language": target})
 
-    async def _local(self, request: SummaryRequest, target: str, strategy: str) -> Reply:
+    async def _local(self, request: SummaryRequest, source: str, target: str, strategy: str) -> Reply:
         """The in-process summary; it cannot translate, so it is in the text's language whatever was asked."""
         if len(request.text) > _INLINE_CHARS:
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(None, extractive.summarize, request.text, request.length)
+            result = await loop.run_in_executor(None, extractive.summarize, request.text, request.length, source)
         else:
-            result = extractive.summarize(request.text, request.length)
+            result = extractive.summarize(request.text, request.length, source)
         data: dict[str, Any]
         if request.format == "bullets":
             data = {"summary": "\n".join(f"- {s}" for s in result.sentences), "bullets": list(result.sentences)}
