@@ -1,10 +1,12 @@
 """The in-process extractive summarizer: sentence splitting, stemming, the ranking's properties, ROUGE (checked against
-the rouge-score package on English and by hand on Arabic) and the gold report's aim (at or above Lead-k)."""
+the rouge-score package on English and by hand on Arabic) and the gold report. The aim (at or above Lead-k) is checked
+on cross-validated figures, in tests/test_summarize_training.py."""
 
 from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +17,19 @@ from rouge_score import rouge_scorer
 from tahqiq.analysis.report import main as report_main
 from tahqiq.summarize import evaluate
 from tahqiq.summarize.extractive import (
-    LEAD_REGION,
+    FEATURES,
+    LEAD_MARGIN,
     LENGTH_SENTENCES,
     MAX_RANKED_SENTENCES,
-    POSITION_WEIGHT,
+    POSITIONS,
+    REDUNDANCY_WEIGHT,
+    WEIGHTS,
     ExtractiveSummary,
+    SentenceWeights,
+    choose,
     detect_language,
+    forward_centrality,
+    sentence_features,
     sentence_scores,
     sentence_terms,
     stem_arabic,
@@ -325,20 +334,74 @@ def test_a_closing_recap_loses_to_the_sentence_it_repeats() -> None:
     assert not any(s.startswith("In short") for s in chosen)
 
 
-def test_scores_add_a_position_prior_to_scaled_centrality() -> None:
-    n = LEAD_REGION + 3
-    unrelated = np.zeros((n, n))  # no edges: the prior alone, falling linearly over the lead region
-    assert sentence_scores(unrelated).tolist() == pytest.approx(
-        [max(0.0, 1 - i / LEAD_REGION) * POSITION_WEIGHT for i in range(n)]
-    )
-    # the last sentence echoes the second; only the second has a later sentence like it
+def test_forward_centrality_counts_only_later_sentences() -> None:
+    n = 8
     sim = np.zeros((n, n))
-    sim[1, n - 1] = sim[n - 1, 1] = 0.8
-    sim[2, 3] = sim[3, 2] = 0.2
-    scores = sentence_scores(sim)
-    assert scores[1] == pytest.approx(1.0 + POSITION_WEIGHT * 0.9)  # centrality scaled to 1 + prior
-    assert scores[n - 1] == 0.0
-    assert int(np.argmax(scores)) == 1
+    sim[1, n - 1] = sim[n - 1, 1] = 0.8  # the last sentence echoes the second
+    sim[2, 3] = sim[3, 2] = 0.2  # below the edge threshold (0.3 of the way from 0 to 0.8)
+    centrality = forward_centrality(sim)
+    assert centrality[1] == pytest.approx(1.0)  # scaled to 1
+    assert centrality[n - 1] == 0.0 and centrality[2] == 0.0
+    assert forward_centrality(np.zeros((n, n))).tolist() == [0.0] * n
+    assert forward_centrality(np.zeros((1, 1))).tolist() == [0.0]
+
+
+def test_features_and_scores() -> None:
+    bags = [Counter({"a": 2, "b": 1}), Counter({"a": 1}), Counter(), *[Counter({"c": 1})] * (POSITIONS + 1)]
+    sim = np.zeros((len(bags), len(bags)))
+    sim[0, 1] = sim[1, 0] = 0.5
+    features = sentence_features(bags, sim)
+    assert features.shape == (len(bags), len(FEATURES))
+    assert features[:, 0].tolist() == [1.0] * len(bags)
+    positions = features[:, 1 : POSITIONS + 1]
+    assert positions[:POSITIONS].tolist() == np.eye(POSITIONS).tolist()  # one indicator per early position
+    assert positions[POSITIONS:].sum() == 0.0  # later sentences share the bias
+    assert features[:, POSITIONS + 1].tolist() == forward_centrality(sim).tolist()
+    assert features[:3, POSITIONS + 2].tolist() == pytest.approx([np.log(4), np.log(2), 0.0])
+    weights = SentenceWeights(-1.0, (0.5, 0.25, 0.0, 0.0, 0.0), 2.0, 0.5)
+    scores = sentence_scores(features, weights)
+    assert scores[0] == pytest.approx(-1.0 + 0.5 + 2.0 * 1.0 + 0.5 * np.log(4))
+    assert scores[-1] == pytest.approx(-1.0 + 0.5 * np.log(2))
+    assert SentenceWeights.from_vector(weights.vector()) == weights
+    with pytest.raises(ValueError, match="expected 8 weights"):
+        SentenceWeights.from_vector([1.0, 2.0])
+
+
+def test_a_later_sentence_replaces_a_lead_sentence_only_beyond_the_margin() -> None:
+    sim = np.zeros((6, 6))
+    lead = np.array([1.0, 0.5, 0.0, -1.0, -1.0, -1.0])
+    below = lead.copy()
+    below[4] = LEAD_MARGIN - 0.01  # better than sentence 3 (0.0), by less than the margin
+    assert choose(below, sim, 3) == [0, 1, 2]
+    above = lead.copy()
+    above[4] = LEAD_MARGIN + 0.01
+    assert choose(above, sim, 3) == [0, 1, 4]
+    # the margin is for the first k sentences, whatever k is
+    assert choose(above, sim, 5) == [0, 1, 2, 3, 4]
+    assert choose(np.zeros(6), sim, 2) == [0, 1]  # ties go to the earlier sentence
+
+
+def test_a_near_repeat_loses_its_place_to_redundancy() -> None:
+    scores = np.array([1.0, 0.9, 0.5, -0.5])
+    sim = np.zeros((4, 4))
+    assert choose(scores, sim, 2) == [0, 1]
+    sim[0, 1] = sim[1, 0] = 0.99  # a near-repeat of the first: it loses REDUNDANCY_WEIGHT * 0.99 of its log-odds
+    assert 0.9 + LEAD_MARGIN - REDUNDANCY_WEIGHT * 0.99 < 0.5  # and so falls below the third (outside the lead)
+    assert choose(scores, sim, 2) == [0, 2]
+
+
+def test_the_summary_follows_the_weights() -> None:
+    """The same text, two models: one that favours long sentences picks the long one from the end of the text."""
+    text = (
+        "Rain fell. The port reopened. Ships queued outside. Traders waited. "
+        "Officials said the reopened port would handle grain, fuel and container ships from Alexandria, Beirut "
+        "and Izmir under a new schedule agreed with shipping companies and the customs authority."
+    )
+    flat = SentenceWeights(0.0, (0.0,) * POSITIONS, 0.0, 0.0)
+    by_length = SentenceWeights(0.0, (0.0,) * POSITIONS, 0.0, 10.0)
+    assert summarize(text, "short", weights=flat).sentences == tuple(split_sentences(text)[:3])
+    assert split_sentences(text)[-1] in summarize(text, "short", weights=by_length).sentences
+    assert summarize(text, "short") == summarize(text, "short", weights=WEIGHTS)
 
 
 def test_only_the_first_sentences_are_ranked() -> None:
@@ -425,15 +488,6 @@ def test_gold_set_shape() -> None:
             assert 2 <= len(split_sentences(row["reference"])) <= 4, row["id"]
             # the reference is an abstract: none of its sentences is copied from the text
             assert not set(split_sentences(row["reference"])) & set(split_sentences(row["text"])), row["id"]
-
-
-def test_summarizer_is_at_or_above_lead_on_the_gold_set() -> None:
-    """The issue's aim: ROUGE-1/2/L F1 of the summarizer >= Lead-3 (short), overall and in each language."""
-    result = evaluate.summaries_report(GOLD, "short")
-    for group in ("all", "ar", "en"):
-        ours, lead = result["by_lang"][group]["summarizer"], result["by_lang"][group]["lead"]
-        for metric in evaluate.METRICS:
-            assert ours[metric].fmeasure >= lead[metric].fmeasure, (group, metric)
 
 
 def test_report_command(capsys: pytest.CaptureFixture[str]) -> None:

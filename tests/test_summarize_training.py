@@ -1,0 +1,130 @@
+"""The summarizer's sentence model: the oracle labels, the logistic fit, the weights written in the code, the folds,
+and the issue's aim (ROUGE-1/2/L F1 at or above Lead-k) on cross-validated figures over both gold sets."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tahqiq.analysis.report import main as report_main
+from tahqiq.summarize import evaluate, training
+from tahqiq.summarize.extractive import FEATURES, LENGTH_SENTENCES, WEIGHTS, SentenceWeights
+
+GOLD_DIR = Path(__file__).resolve().parent / "gold"
+SETS = {"tuning set 1": GOLD_DIR / "summaries.jsonl", "tuning set 2": GOLD_DIR / "summaries_heldout.jsonl"}
+
+
+@pytest.fixture(scope="module")
+def gold_sets() -> dict[str, list[dict[str, str]]]:
+    return {label: evaluate.load_gold(path) for label, path in SETS.items()}
+
+
+def _brute_force_oracle(sentences: list[list[str]], reference: list[str], k: int) -> float:
+    def score(subset: tuple[int, ...]) -> float:
+        tokens = [t for i in subset for t in sentences[i]]
+        return evaluate.rouge_n(tokens, reference, 1).fmeasure + evaluate.rouge_n(tokens, reference, 2).fmeasure
+
+    return max(score(s) for s in itertools.combinations(range(len(sentences)), k))
+
+
+_WORDS = st.sampled_from(["bank", "rate", "rose", "the", "port", "grain", "ship", "27", "وزير", "المالية"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(_WORDS, max_size=8), min_size=1, max_size=7), st.lists(_WORDS, min_size=1, max_size=12))
+def test_oracle_is_the_best_set_of_three(sentences: list[list[str]], reference: list[str]) -> None:
+    chosen = training.oracle(sentences, reference)
+    assert list(chosen) == sorted(set(chosen))
+    if len(sentences) <= training.ORACLE_SENTENCES:
+        assert chosen == tuple(range(len(sentences)))
+        return
+    assert len(chosen) == training.ORACLE_SENTENCES
+    tokens = [t for i in chosen for t in sentences[i]]
+    score = evaluate.rouge_n(tokens, reference, 1).fmeasure + evaluate.rouge_n(tokens, reference, 2).fmeasure
+    assert score == pytest.approx(_brute_force_oracle(sentences, reference, training.ORACLE_SENTENCES))
+
+
+def test_oracle_by_hand() -> None:
+    sentences = [["a", "scene"], ["bank", "raised", "rate"], ["noise"], ["to", "27", "percent"], ["more", "noise"]]
+    reference = "the bank raised its rate to 27 percent".split()
+    assert training.oracle(sentences, reference, 2) == (1, 3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000), st.sampled_from([0.5, 4.0, 20.0]))
+def test_logistic_fit_is_the_penalised_optimum(seed: int, l2: float) -> None:
+    rng = np.random.default_rng(seed)
+    features = np.column_stack([np.ones(60), rng.normal(size=(60, 3))])
+    labels = (features @ np.array([-0.5, 2.0, -1.0, 0.0]) + rng.normal(size=60) > 0).astype(float)
+    weights = training.fit_logistic(features, labels, l2)
+    p = 1.0 / (1.0 + np.exp(-(features @ weights)))
+    penalty = l2 * weights
+    penalty[0] = 0.0  # the bias is not penalised
+    assert np.abs(features.T @ (p - labels) + penalty).max() < 1e-6  # the gradient vanishes: an optimum
+    # a stronger penalty shrinks the weights
+    assert np.abs(training.fit_logistic(features, labels, 100 * l2)[1:]).sum() < np.abs(weights[1:]).sum()
+
+
+def test_weights_in_the_code_are_the_fit_on_both_sets(gold_sets: dict[str, list[dict[str, str]]]) -> None:
+    fitted = training.fit_weights(row for rows in gold_sets.values() for row in rows)
+    assert fitted == WEIGHTS
+    assert len(WEIGHTS.vector()) == len(FEATURES)
+    # what the data say, and what the method rests on: early sentences, central ones and long ones are chosen
+    assert min(WEIGHTS.position) > 0 and WEIGHTS.centrality > 0 and WEIGHTS.length > 0
+
+
+def test_folds_partition_the_documents(gold_sets: dict[str, list[dict[str, str]]]) -> None:
+    everything = sorted(row["id"] for rows in gold_sets.values() for row in rows)
+    for folds in (training.folds_by_set(gold_sets), training.k_folds(gold_sets)):
+        assert sorted(row["id"] for fold in folds for row in fold.test) == everything  # each tested once
+        for fold in folds:
+            assert sorted(row["id"] for row in fold.train + fold.test) == everything
+            assert not {row["id"] for row in fold.train} & {row["id"] for row in fold.test}
+    by_set = training.folds_by_set(gold_sets)
+    assert [fold.test for fold in by_set] == [tuple(rows) for rows in gold_sets.values()]
+    for fold in training.k_folds(gold_sets):
+        assert len(fold.test) in (len(everything) // training.K_FOLDS, len(everything) // training.K_FOLDS + 1)
+        assert {row["lang"] for row in fold.test} == {"ar", "en"}
+
+
+def test_cross_validated_summarizer_is_at_or_above_lead(gold_sets: dict[str, list[dict[str, str]]]) -> None:
+    """The issue's aim, on documents the weights were not fitted on: at every length, ROUGE-1/2/L F1 of the
+    summarizer >= Lead-k, overall and in each language, pooled over the folds of each scheme (figures in README.md;
+    single folds are not claimed: fitted on the first set alone, the summarizer is a little below Lead-8 on ROUGE-1
+    in the second set's English documents)."""
+    for folds in (training.folds_by_set(gold_sets), training.k_folds(gold_sets)):
+        for length, groups in training.pooled(training.cross_validate(folds)).items():
+            assert groups["all"]["n"] == 64
+            for lang, group in groups.items():
+                for metric in evaluate.METRICS:
+                    ours, lead = group["summarizer"][metric].fmeasure, group["lead"][metric].fmeasure
+                    assert ours >= lead, (folds[0].name, length, lang, metric)
+        short = training.pooled(training.cross_validate(folds))["short"]["all"]
+        assert short["summarizer"]["rouge1"].fmeasure > short["lead"]["rouge1"].fmeasure  # and strictly, at short
+
+
+def test_cv_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert report_main(["summaries", "--cv", *(f"--gold={path}" for path in SETS.values())]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    pooled_rows = [r for r in rows if "| all folds pooled |" in r]
+    assert len(pooled_rows) == 2 * len(LENGTH_SENTENCES) * 3  # two schemes, every length, all/ar/en
+    fold_rows = [r for r in rows if r.startswith("| by set | test ")]
+    assert len(fold_rows) == 2 * len(LENGTH_SENTENCES) * 3
+    assert any(
+        f"| by set | test {SETS['tuning set 2']}, train {SETS['tuning set 1']} | short | en | 14 |" in r for r in rows
+    )
+    # one set: only the k-fold scheme
+    assert report_main(["summaries", "--cv", "--gold", str(SETS["tuning set 1"])]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert not any(r.startswith("| by set") for r in rows)
+    assert any(r.startswith(f"| {training.K_FOLDS} folds | all folds pooled | long | all | 36 |") for r in rows)
+
+
+def test_sentence_weights_round_trip() -> None:
+    vector = [0.12345, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    weights = SentenceWeights.from_vector(vector)
+    assert weights.vector() == (0.123, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
