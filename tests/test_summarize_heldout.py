@@ -109,3 +109,11 @@ def test_report_prints_wins_and_losses(capsys: pytest.CaptureFixture[str]) -> No
         higher, lower = evaluate.wins_and_losses([d for d in result["documents"] if d["lang"] == lang])
         part = out[out.index(f"  {lang} (") :]
         assert f"above lead-5 on {higher} documents, below on {lower}" in part.splitlines()[3]
+
+
+def test_report_with_two_gold_files_labels_each_by_its_path(capsys: pytest.CaptureFixture[str]) -> None:
+    assert report_main(["summaries", "--gold", str(TUNING), "--gold", str(HELDOUT), "--length", "all"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    for gold in (TUNING, HELDOUT):
+        n = len(evaluate.load_gold(gold))
+        assert any(row.startswith(f"| {gold} | short | all | {n} |") for row in rows), gold

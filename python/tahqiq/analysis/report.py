@@ -2,7 +2,7 @@
 
     tahqiq report morph [--gold PATH] [--cache-dir DIR] [--package farahidi|qalsadi] [--verbose]
     tahqiq report glossary [--gold PATH ...] [--top-k 3] [--verbose]
-    tahqiq report summaries [--gold PATH] [--length short|...|all] [--verbose]   (tahqiq.summarize.evaluate)
+    tahqiq report summaries [--gold PATH ...] [--length short|...|all] [--verbose] [--cv]   (tahqiq.summarize.evaluate)
     (also python -m tahqiq.analysis.report ...; run from the repository: the gold sets live in tests/gold)
 
 Scoring conventions of the morphology gold set (tests/gold/morph_msa.jsonl, one token per line with its sentence):
