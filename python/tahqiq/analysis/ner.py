@@ -147,13 +147,19 @@ REGNAL_TITLES = frozenset(
 SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
 LANGUAGE_HEAD = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات")
-)
+    for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات",
+              "لغتهم", "لغتها", "لغته", "لغتنا", "بلغتهم", "بلغتها", "بلغته")
+)  # fmt: skip
+# a language after another, joined by a phrase instead of و: الأمازيغية … إلى جانب العربية
+LANGUAGE_BESIDE = (("الى", "جانب"), ("بجانب",), ("جانب",))
+COMPASS = frozenset(normalize(w, ta_marbuta=True) for w in ("الجنوبية", "الشمالية", "الشرقية", "الغربية"))
+COPULA = frozenset(normalize(w, ta_marbuta=True) for w in ("هي", "هو"))
 # a language named as such after it: العربية والأمازيغية لغتان رسميتان
 LANGUAGE_AFTER = frozenset(
     normalize(w, ta_marbuta=True) for w in ("لغة", "لغتين", "لغتان", "اللغة", "لغات", "هي اللغة")
 )
 OF = frozenset(("من",))
+LAW_NUMBER = frozenset(("رقم", "عدد"))
 NEW_LAW = frozenset(normalize(w, ta_marbuta=True) for w in ("الجديد", "الجديدة", "المعدل", "المعدلة", "المؤقت"))
 BALL_GAMES = frozenset(
     normalize(w, ta_marbuta=True) for w in ("القدم", "السلة", "اليد", "الطائرة", "الطاولة", "المضرب", "الماء")
@@ -164,6 +170,16 @@ RACE_STYLES = frozenset(
 )
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
+# a kinship noun with its pronoun: the name after it is a person's (نجله عبد العزيز الراشد, زوجته ناهد شعبان)
+KINSHIP = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ابنه", "ابنها", "ابنته", "ابنتها", "نجله", "نجلها", "والده", "والدها", "والدته", "والدتها", "زوجته",
+              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته")
+)  # fmt: skip
+# words that join the parts of a name: محمد أبو سلمية, نيمار دا سيلفا, أورسولا فون دير لاين
+NAME_LINKS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
+)
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
 KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
@@ -173,7 +189,9 @@ CONTENT_STOP = frozenset(
               "المقبل", "الماضية", "المقبلة", "الجاري", "الخميس", "الأحد", "الاثنين", "الثلاثاء", "الأربعاء",
               "الجمعة", "السبت", "السابق", "السابقة", "الحالي", "الحالية", "الأسبوع", "الشهر", "الساعة",
               # participles that follow an event's name, never part of it: الألعاب المتوسطية المقررة في …
-              "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة")
+              "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة",
+              # … and after a law's: مدونة الأسرة الصادرة عام 2004
+              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري")
 )  # fmt: skip
 
 
@@ -314,7 +332,10 @@ class Recognizer:
             self._load_installed()
         for ks, typ in self._iter_gaz():
             if typ in ("GPE", "LOC") and len(ks) == 1 and ks in self._nisba_sources:
-                self._nisba_bases.add(_strip_article(ks[0]))
+                # both forms: البرازيل → برازيلي, but ألمانيا (whose ال is no article) → الألماني
+                self._nisba_bases.update((_strip_article(ks[0]), ks[0]))
+            elif typ == "GPE" and len(ks) == 2 and ks[1] in COMPASS and ks in self._nisba_sources:
+                self._nisba_bases.add(ks[0])  # كوريا الجنوبية → الكورية
         for ks, typ in self._iter_gaz():
             if typ == "NORP" and len(ks) == 1 and ks[0].endswith("ي") and not ks[0].startswith("ال"):
                 self._nisba_bases.add(ks[0][:-1])
@@ -573,6 +594,8 @@ class Recognizer:
             k2 = keys[j]
             if k2 in ("بن", "ابن", "بنت", "ابو", "ال") and j + 1 < n:
                 e = part(j + 1, self._name_part)
+                if not e and k2 == "ال" and len(keys[j + 1]) >= 3 and keys[j + 1].isalpha():
+                    e = j + 2  # a house's name after آل: تميم بن حمد آل ثاني
                 if not e:
                     break
                 j = e
@@ -586,8 +609,9 @@ class Recognizer:
             return 0
         return j
 
-    def _plain_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
-        """A word that no list knows: a candidate for an unlisted name part."""
+    def _plain_word(self, keys: list[str], toks: list[Token], j: int, *, accusative: bool = False) -> bool:
+        """A word that no list knows: a candidate for an unlisted name part (with ``accusative``, also one ending
+        in ا, which otherwise reads as an indefinite accusative noun)."""
         if j >= len(keys) or toks[j].kind != "word":
             return False
         k = keys[j]
@@ -596,7 +620,7 @@ class Recognizer:
             and not k.isascii()
             and not k.startswith("\u200b")
             and k not in NOT_NAME_PARTS
-            and not (k.endswith("ا") and not k.endswith("اا"))  # accusative nouns: حفلا, متطوعا
+            and (accusative or not (k.endswith("ا") and not k.endswith("اا")))  # accusative nouns: حفلا, متطوعا
             and k not in self._stop
             and k not in CONTENT_STOP
             and k not in NOT_NAMES
@@ -713,13 +737,15 @@ class Recognizer:
                     j += 1
                 else:
                     break
-        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
-            j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023
+        if typ == "LAW" and j < n and keys[j] in NEW_LAW:
+            j += 1  # نظام الأحوال الشخصية الجديد
+        if typ == "LAW" and j + 1 < n and keys[j] in LAW_NUMBER and toks[j + 1].kind == "number":
+            j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023, المرسوم عدد 54
         if j < n and typ in ("EVENT", "LAW") and j > i:
             if toks[j].kind == "number":
                 j += 1
-            elif typ == "LAW" and (keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p)):
-                # لسنة 2023 names a law; after an event, عام 1988 is when something happened at it
+            elif typ == "LAW" and any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
+                # لسنة 2023 names a law; a bare عام 2015 after it, like عام 1988 after an event, says when
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
@@ -772,7 +798,8 @@ class Recognizer:
             if claimed[i] or toks[i].kind != "word":
                 i += 1
                 continue
-            name_end = self._name_at(keys, i)
+            # عن عمر ناهز 89 عاما: an age, not the name عمر
+            name_end = 0 if keys[i] == "عمر" and i > 0 and keys[i - 1] == "عن" else self._name_at(keys, i)
             g = self._gaz_match(keys, i)
             nisba = self._nisba(keys[i])
             if (
@@ -965,6 +992,7 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)
             elif k in self._languages and (
                 (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
+                or (i + 2 < n and keys[i + 1] in COPULA and keys[i + 2] in LANGUAGE_AFTER)  # الفارسية هي اللغة
                 or (
                     i + 2 < n
                     and keys[i + 1][:1] == "و"
@@ -992,6 +1020,19 @@ class Recognizer:
                 and k[1:] in self._languages
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
+            elif (
+                k in self._languages
+                and any(tuple(x.lstrip("\u200b") for x in keys[max(0, i - len(b)) : i]) == b for b in LANGUAGE_BESIDE)
+                and any(o.type == "LANGUAGE" and i - 10 < o.j < i for o in spans)
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # الأمازيغية لغة رسمية إلى جانب العربية
+            elif (
+                k in self._languages
+                and i > 1
+                and keys[i - 1] in COPULA
+                and any(keys[x] in LANGUAGE_HEAD for x in range(max(0, i - 6), i - 1))
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # اللغة الرسمية في البرازيل هي البرتغالية
 
         # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG); a family name that is also a
         # title inside a listed name stays a name (سامي الخطيب)
@@ -1100,12 +1141,22 @@ class Recognizer:
                 spans[:] = [o for o in spans if not (o.type == "NORP" and q < o.i and o.j <= end)]
                 add("GPE", q, end, 0)
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
-        # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري)
+        # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a
+        # kinship noun with its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
-        for sp in [s for s in spans if s.type == "OCC"]:
-            j = sp.j
-            if j >= n or not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends or sp.j - sp.i > 1):
-                continue
+        anchors = [
+            s.j
+            for s in spans
+            if s.type == "OCC"
+            and s.j < n
+            and (keys[s.i].startswith(("ال", "وال", "بال", "لل")) or s.j in nisba_ends or s.j - s.i > 1)
+            and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
+        ]
+        anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
+        regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
+        # a family name already read in the sentence continues a name (فهد الراشد … نجله عبد العزيز الراشد)
+        families = {keys[s.j - 1] for s in spans if s.type == "PERS" and s.j - s.i >= 2}
+        for j in sorted(set(anchors)):
             known = [o for o in base_at.get(j, []) if o.type == "PERS"]
             if known:
                 start_end = max(o.j for o in known)
@@ -1114,30 +1165,99 @@ class Recognizer:
                     if any(o.type == "GPE" and o.j == e + 1 for o in base_at.get(e, [])):
                         add("PERS", j, e + 1, 1)  # الفنان أحمد بنيس: a place's name as a family name
                         continue
-                while e < n and e - j < 4 and self._family_word(keys, toks, e):
+                    if self._foreign_word(keys, toks, e) and not self._adjective_next(keys, toks, e):
+                        e += 1  # a listed first name and a transliterated family name: وولي سوينكا
+                while e < n and e - j < 4 and (self._family_word(keys, toks, e) or keys[e] in families):
                     e += 1
+                if e < n and keys[e] in REGNAL and j in regnal_after:
+                    e += 1  # الأمير رينيه الثالث
                 if e > start_end:
                     add("PERS", j, e, 1)
                 continue
             lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
             if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
                 continue  # فلاديمير بوتين: a city's name that is also a first name
-            if keys[j].startswith("ال") or not (lone_place or self._plain_word(keys, toks, j)):
+            if keys[j].startswith("ال"):
                 continue
-            if keys[j][:1] in "يت" and len(keys[j]) >= 4 and keys[j] not in self._name_part:
+            if not (lone_place or self._plain_word(keys, toks, j)):
+                # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
+                if not (
+                    self._foreign_word(keys, toks, j)
+                    and j + 1 < n
+                    and (self._foreign_word(keys, toks, j + 1) or keys[j + 1] in NAME_LINKS)
+                ):
+                    continue
+            if self._verb_like(keys, j):
                 continue  # a verb, not a name: الرئيس يزور
             e = j + 1
-            while e < n and e - j < 3:
-                if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
-                    e += 2  # محمد أبو سلمية, نيمار دا سيلفا
-                elif self._plain_word(keys, toks, e) and (
-                    e - j < 2 or keys[e] in self._name_part or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+            words = 1
+            while e < n and words < 3:
+                if keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
+                    f = e + 1
+                    while f + 1 < n and keys[f] in NAME_LINKS and toks[f + 1].kind == "word":
+                        f += 1  # أورسولا فون دير لاين
+                    e = f + 1  # محمد أبو سلمية, نيمار دا سيلفا
+                    words += 1
+                elif (
+                    self._plain_word(keys, toks, e)
+                    and not self._verb_like(keys, e)
+                    and (
+                        words < 2
+                        or keys[e] in self._name_part
+                        or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                        or (  # a transliterated middle name: غابرييل غارسيا ماركيز
+                            words == 2
+                            and e - j == 2
+                            and keys[e - 1].endswith("ا")
+                            and not keys[e - 1].endswith("اا")
+                            and not keys[e].startswith(("ل", "ب", "و", "ف"))
+                        )
+                    )
                 ):
                     e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
+                    words += 1
+                elif (
+                    words < 2
+                    and not self._verb_like(keys, e)
+                    and self._foreign_word(keys, toks, e)
+                    and not self._adjective_next(keys, toks, e)
+                ) or (words < 2 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
+                    e += 1  # a transliterated family name: وولي سوينكا, وانغ يي
+                    words += 1
                 else:
                     break
+            if e < n and keys[e] in REGNAL and j in regnal_after:
+                e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
         return spans
+
+    def _foreign_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """An unlisted word that may be a transliterated name: a plain word, or one ending in ا (غارسيا, سوينكا)
+        that no list knows as a head, month or place."""
+        if j >= len(keys):
+            return False
+        k = keys[j]
+        if self._plain_word(keys, toks, j):
+            return True
+        return (
+            toks[j].kind == "word"
+            and k.endswith("ا")
+            and self._plain_word(keys, toks, j, accusative=True)
+            and not k.startswith(("ال", "و"))
+        )
+
+    def _verb_like(self, keys: list[str], j: int) -> bool:
+        """A present-tense verb, with or without و/ف (يزور, ويقيم, تستمر): never a part of a name."""
+        k = keys[j]
+        if k in self._name_part:
+            return False
+        return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if p <= 1)
+
+    @staticmethod
+    def _adjective_next(keys: list[str], toks: list[Token], j: int) -> bool:
+        """The word after token j agrees with it as an indefinite adjective (اتصالا هاتفيا, بيانا رسميا): token
+        j is then a noun, not a name."""
+        return j + 1 < len(keys) and toks[j + 1].kind == "word" and keys[j + 1].endswith(("يا", "ا"))
 
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a
