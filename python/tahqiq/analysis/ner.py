@@ -103,6 +103,7 @@ PRODUCT_HEADS = frozenset(
               "الطائرة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
               "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
 )  # fmt: skip
+PARTY_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حركة", "حزب", "جبهة"))
 COMPANY_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("شركة", "الشركة", "شركتها", "شركته", "مجموعة", "المجموعة", "مؤسسة", "مصرف", "بنك", "وكالة",
@@ -1060,6 +1061,25 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
+        # a body of an organisation: an ORG head right before an organisation's name (مجلس نقابة المحامين), a
+        # definite body followed by its party with ل (اللجنة المركزية لحركة فتح, المكتب السياسي لحركة حماس)
+        orgs = sorted((s for s in spans if s.type == "ORG"), key=lambda s: (s.i, -s.j))
+        org_at = {s.i: s for s in reversed(orgs)}
+        for q in range(n - 1):
+            tr = self._trigger_at(keys, q)
+            nxt = org_at.get(q + 1)
+            if tr and tr[1] == "ORG" and tr[0] == q + 1 and nxt and q not in org_at and not claimed[q]:
+                add("ORG", q, nxt.j, 0)
+        for o in orgs:
+            party = org_at.get(o.j)
+            if (
+                party
+                and keys[o.i].startswith("ال")
+                and o.j - o.i >= 2
+                and keys[o.j][:1] == "ل"
+                and any(st in PARTY_HEADS for st, p in self._stems(keys[o.j]) if p)
+            ):
+                add("ORG", o.i, party.j, 0)
         # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»; after a company noun, an
         # organisation: شركة «كريم», مجموعة «أو سي بي», شركتها التابعة «سلوشنز»
         for q, t in enumerate(toks):
