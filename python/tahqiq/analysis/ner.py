@@ -91,6 +91,7 @@ NOT_NAME_PARTS = frozenset(
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
+LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
 QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
@@ -171,6 +172,7 @@ RACE_STYLES = frozenset(
 )
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
+WORLD = normalize("العالم", ta_marbuta=True)
 # a kinship noun with its pronoun: the name after it is a person's (نجله عبد العزيز الراشد, زوجته ناهد شعبان)
 KINSHIP = frozenset(
     normalize(w, ta_marbuta=True)
@@ -650,6 +652,7 @@ class Recognizer:
         spans_at: dict[int, list[_Span]],
         typ: str,
         definite: bool,
+        named: bool = False,
     ) -> int:
         """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
         n = len(keys)
@@ -671,7 +674,7 @@ class Recognizer:
         while j < n and count < limit and toks[j].kind == "word":
             if any(s.type == "NORP" for s in spans_at.get(j, [])):
                 break
-            if self._content(keys, toks, j):
+            if self._content(keys, toks, j) or (typ == "EVENT" and keys[j] == WORLD):  # بطولة العالم للسباحة
                 j += 1
                 count += 1
                 continue
@@ -709,12 +712,14 @@ class Recognizer:
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
         if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
+            while typ in ("EVENT", "ORG") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
+                j = more[0].j  # القمة العربية الإسلامية
             if typ == "LAW" and j < n and keys[j] in NEW_LAW:
                 j += 1  # الدستور التونسي الجديد
         if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
             j = o  # القمة العربية الثالثة والثلاثين
-        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite):
-            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
+        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite or named):
+            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية; a head of two words names already (بطولة العالم للسباحة)
             while j < n and toks[j].kind == "word":
                 k = keys[j]
                 if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
@@ -1053,7 +1058,7 @@ class Recognizer:
                 definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
                     "وفبك"
                 ).startswith(("أل", "إل", "آل"))
-                end = self._complement(keys, toks, head_end, base_at, typ, definite)
+                end = self._complement(keys, toks, head_end, base_at, typ, definite, head_end - i >= 2)
                 if end > head_end:
                     base_at.setdefault(i, []).append(add(typ, i, end, 0))
                     i = end if typ != "OCC" else i + 1
@@ -1100,11 +1105,28 @@ class Recognizer:
             e = sp.j
             while e < n and e - sp.j < 2 and (toks[e].kind == "number" or MODEL_CODE.match(toks[e].text)):
                 e += 1
+            if (
+                e > sp.j
+                and e < n
+                and toks[e - 1].kind == "number"
+                and toks[e].start == toks[e - 1].end
+                and LATIN_SUFFIX.match(toks[e].text)
+            ):
+                e += 1  # a letter written onto the model number: بوينغ 777X
             if e > sp.j and (sp.type == "PRODUCT" or MODEL_CODE.match(toks[sp.j].text) or toks[sp.j].kind == "number"):
                 # the product noun belongs to a line's name (هاتف آيفون 16), not to a maker's (طائرة إيرباص A350)
                 lined = sp.type == "PRODUCT" and sp.i > 0 and keys[sp.i - 1] in PRODUCT_HEADS
                 start = sp.i - 1 if lined else sp.i
                 add("PRODUCT", start, e, 0)
+        # after a product noun, a maker takes the model's name no list knows, as it takes a model code (سيارة
+        # تويوتا لاندكروزر → تويوتا لاندكروزر ⊃ ORG تويوتا, as طائرة إيرباص A350)
+        for sp in [s for s in spans if s.type == "ORG" and s.j - s.i == 1 and 0 < s.i and s.j < n]:
+            if keys[sp.i - 1] not in PRODUCT_HEADS or keys[sp.i - 1].startswith("ال"):
+                continue
+            if not any(o.i <= sp.i and sp.j < o.j for o in spans if o.type == "PRODUCT") and self._bare_name(
+                keys, toks, sp.j
+            ):
+                add("PRODUCT", sp.i, sp.j + 1, 0)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1175,7 +1197,10 @@ class Recognizer:
         anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
         regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
         # a family name already read in the sentence continues a name (فهد الراشد … نجله عبد العزيز الراشد)
-        families = {keys[s.j - 1] for s in spans if s.type == "PERS" and s.j - s.i >= 2}
+        families: dict[str, list[int]] = {}
+        for sp in spans:
+            if sp.type == "PERS" and sp.j - sp.i >= 2:
+                families.setdefault(keys[sp.j - 1], []).append(sp.i)
         for j in sorted(set(anchors)):
             known = [o for o in base_at.get(j, []) if o.type == "PERS"]
             if known:
@@ -1187,7 +1212,9 @@ class Recognizer:
                         continue
                     if self._foreign_word(keys, toks, e) and not self._adjective_next(keys, toks, e):
                         e += 1  # a listed first name and a transliterated family name: وولي سوينكا
-                while e < n and e - j < 4 and (self._family_word(keys, toks, e) or keys[e] in families):
+                while e < n and e - j < 4 and (
+                    self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ()))
+                ):
                     e += 1
                 if e < n and keys[e] in REGNAL and j in regnal_after:
                     e += 1  # الأمير رينيه الثالث
@@ -1199,7 +1226,9 @@ class Recognizer:
                 continue  # فلاديمير بوتين: a city's name that is also a first name
             if keys[j].startswith("ال"):
                 continue
-            if not (lone_place or self._plain_word(keys, toks, j)):
+            if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
+                pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
+            elif not (lone_place or self._plain_word(keys, toks, j)):
                 # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
                 if not (
                     self._foreign_word(keys, toks, j)
@@ -1212,7 +1241,10 @@ class Recognizer:
             e = j + 1
             words = 1
             while e < n and words < 3:
-                if keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
+                if any(not j <= x <= e for x in families.get(keys[e], ())):
+                    e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
+                    words += 1
+                elif keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
                     f = e + 1
                     while f + 1 < n and keys[f] in NAME_LINKS and toks[f + 1].kind == "word":
                         f += 1  # أورسولا فون دير لاين
