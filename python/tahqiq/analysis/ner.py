@@ -173,6 +173,13 @@ RACE_STYLES = frozenset(
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
 WORLD = normalize("العالم", ta_marbuta=True)
+# listed common words that still never name a facility after its head (مطار المدينة is the city's)
+NOT_FACILITY_NAMES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("اليوم", "العام", "الأسبوع", "الشمال", "الجنوب", "الشرق", "الغرب", "الوسط", "المدينة", "الدولة",
+              "المركز", "الجديد", "الجديدة", "الكبير", "الكبرى", "الصغير", "القديم", "القديمة", "العالم", "الوطن",
+              "الأرض", "الموقع", "المرة", "المنطقة", "الحي", "السوق", "الساحل")
+)  # fmt: skip
 # a kinship noun with its pronoun: the name after it is a person's (نجله عبد العزيز الراشد, زوجته ناهد شعبان)
 KINSHIP = frozenset(
     normalize(w, ta_marbuta=True)
@@ -185,6 +192,8 @@ NAME_LINKS = frozenset(
 )
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+# a preposition on a word that is also a name: لصالح اللاجئين (in favour of), not ل + صالح
+NOT_NAME_PHRASES = frozenset(normalize(w, ta_marbuta=True) for w in ("لصالح", "لصالحه", "لصالحها"))
 KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
@@ -634,12 +643,13 @@ class Recognizer:
             and k not in self._num_words
         )
 
-    def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
-        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head."""
+    def _content(self, keys: list[str], toks: list[Token], j: int, *, facility: bool = False) -> bool:
+        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head. After a
+        facility's head, a common noun that no gazetteer may take alone names it too (قصر السيف, ساحة الحرية)."""
         k = keys[j]
         if toks[j].kind != "word" or not k.startswith("ال") or len(k) <= 3:
             return False
-        if k in CONTENT_STOP or k in self._stop_content:
+        if k in CONTENT_STOP or (k in self._stop_content and not (facility and k not in NOT_FACILITY_NAMES)):
             return False
         t = self._trigger_at(keys, j)
         return t is None or t[1] in ("EVENT", "LAW")
@@ -674,7 +684,10 @@ class Recognizer:
         while j < n and count < limit and toks[j].kind == "word":
             if any(s.type == "NORP" for s in spans_at.get(j, [])):
                 break
-            if self._content(keys, toks, j) or (typ == "EVENT" and keys[j] == WORLD):  # بطولة العالم للسباحة
+            facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
+            if self._content(keys, toks, j, facility=facility) or (
+                typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
+            ):
                 j += 1
                 count += 1
                 continue
@@ -687,6 +700,7 @@ class Recognizer:
                         or len(keys[e]) <= 2
                         or self._trigger_at(keys, e)
                         or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
+                        or (e > j and keys[e][:1] in "بلوفك")  # مرصد أوكايمدن بجبال الأطلس: a phrase after it
                     ):
                         break
                     e += 1
@@ -707,6 +721,8 @@ class Recognizer:
             j += 1  # ستاد لوسيل, سجن عوفر: a facility's own name no list knows
             if j + 1 < n and keys[j] == "ابو" and toks[j + 1].kind == "word":
                 j += 2  # معبر كرم أبو سالم
+            elif any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
+                j += 1  # حلبة كورنيش جدة: the name holds its city
         if typ == "OCC" and j + 1 < n and keys[j] == "كره" and keys[j + 1] in BALL_GAMES:
             j += 2  # لاعب كرة القدم الجزائري
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
@@ -805,7 +821,11 @@ class Recognizer:
                 i += 1
                 continue
             # عن عمر ناهز 89 عاما: an age, not the name عمر
-            name_end = 0 if keys[i] == "عمر" and i > 0 and keys[i - 1] == "عن" else self._name_at(keys, i)
+            name_end = (
+                0
+                if (keys[i] == "عمر" and i > 0 and keys[i - 1] == "عن") or keys[i] in NOT_NAME_PHRASES
+                else self._name_at(keys, i)
+            )
             g = self._gaz_match(keys, i)
             nisba = self._nisba(keys[i])
             if (
@@ -1233,7 +1253,13 @@ class Recognizer:
                 if not (
                     self._foreign_word(keys, toks, j)
                     and j + 1 < n
-                    and (self._foreign_word(keys, toks, j + 1) or keys[j + 1] in NAME_LINKS)
+                    and (
+                        (
+                            self._foreign_word(keys, toks, j + 1)
+                            and (keys[j + 1][:1] not in "يت" or keys[j + 1] in families)  # ظهيرا ينص
+                        )
+                        or keys[j + 1] in NAME_LINKS
+                    )
                 ):
                     continue
             if self._verb_like(keys, j):
@@ -1273,8 +1299,8 @@ class Recognizer:
                     and not self._verb_like(keys, e)
                     and self._foreign_word(keys, toks, e)
                     and not self._adjective_next(keys, toks, e)
-                ) or (words < 2 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
-                    e += 1  # a transliterated family name: وولي سوينكا, وانغ يي
+                ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
+                    e += 1  # a transliterated family name: وولي سوينكا, وانغ يي, يون جونغ سو
                     words += 1
                 else:
                     break
@@ -1303,7 +1329,7 @@ class Recognizer:
         k = keys[j]
         if k in self._name_part:
             return False
-        return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if p <= 1)
+        return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if not p or k[:1] == "و")
 
     @staticmethod
     def _adjective_next(keys: list[str], toks: list[Token], j: int) -> bool:
