@@ -1090,11 +1090,10 @@ class Recognizer:
         # definite body followed by its party with ل (اللجنة المركزية لحركة فتح, المكتب السياسي لحركة حماس)
         orgs = sorted((s for s in spans if s.type == "ORG"), key=lambda s: (s.i, -s.j))
         org_at = {s.i: s for s in reversed(orgs)}
-        for q in range(n - 1):
+        for q in [x - 1 for x in org_at if x > 0 and x - 1 not in org_at and not claimed[x - 1]]:
             tr = self._trigger_at(keys, q)
-            nxt = org_at.get(q + 1)
-            if tr and tr[1] == "ORG" and tr[0] == q + 1 and nxt and q not in org_at and not claimed[q]:
-                add("ORG", q, nxt.j, 0)
+            if tr and tr[1] == "ORG" and tr[0] == q + 1:
+                add("ORG", q, org_at[q + 1].j, 0)
         for o in orgs:
             party = org_at.get(o.j)
             if (
