@@ -150,11 +150,16 @@ SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "ال
 LANGUAGE_HEAD = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات",
-              "لغتهم", "لغتها", "لغته", "لغتنا", "بلغتهم", "بلغتها", "بلغته")
+              "لغتهم", "لغتها", "لغته", "لغتنا", "بلغتهم", "بلغتها", "بلغته", "لغات", "لغتان")
 )  # fmt: skip
 # a language after another, joined by a phrase instead of و: الأمازيغية … إلى جانب العربية
 LANGUAGE_BESIDE = (("الى", "جانب"), ("بجانب",), ("جانب",))
 COMPASS = frozenset(normalize(w, ta_marbuta=True) for w in ("الجنوبية", "الشمالية", "الشرقية", "الغربية"))
+# verbs of speaking: a language name a few words after one is the language spoken
+SPEAK = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("يتحدث", "تتحدث", "يتحدثون", "يتكلم", "تتكلم", "يتكلمون", "يجيد", "تجيد", "يجيدون")
+)
 COPULA = frozenset(normalize(w, ta_marbuta=True) for w in ("هي", "هو"))
 # a language named as such after it: العربية والأمازيغية لغتان رسميتان
 LANGUAGE_AFTER = frozenset(
@@ -478,6 +483,7 @@ class Recognizer:
                         or base + "ات" in self._nisba_bases
                         or base + "يه" in self._nisba_bases
                         or (base.endswith("ات") and base in self._nisba_bases)
+                        or (base.endswith("او") and base[:-1] in self._nisba_bases)  # النمساوي
                     ):
                         return True
         return False
@@ -486,7 +492,10 @@ class Recognizer:
     def _gaz_match(self, keys: list[str], i: int) -> tuple[int, str] | None:
         """Longest gazetteer match starting at token i: (end token, type)."""
         best: tuple[int, str] | None = None
+        listed_word = keys[i] in self._stop  # لغات is a word, not ل + غات
         for stem, _p in self._stems(keys[i]):
+            if _p and listed_word:
+                continue
             for cand in (stem,):
                 lst = self._gaz.get(cand)
                 if not lst:
@@ -1052,6 +1061,11 @@ class Recognizer:
                 and any(o.type == "LANGUAGE" and i - 10 < o.j < i for o in spans)
             ):
                 add("LANGUAGE", i, i + 1, 0)  # الأمازيغية لغة رسمية إلى جانب العربية
+            elif (
+                k in self._languages
+                and any(self._heads(w) & SPEAK for w in keys[max(0, i - 5) : i])
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # يتحدث أغلب سكان البرازيل البرتغالية
             elif (
                 k in self._languages
                 and i > 1

@@ -543,8 +543,9 @@ class RelationExtractor:
                         ):
                             continue
                         if t.topic:
-                            # the pronoun refers to the sentence's first entity of that type
-                            far = a if t.order == "os" else b
+                            # the pronoun refers to the entity before it, the sentence's first of its type (سكانها: the
+                            # city; مقرها: the organisation)
+                            far = a
                             if any(e.type == far.type and e.start < far.start for e in args):
                                 continue
                         elif inside & (p.range if t.order == "so" else p.domain):
