@@ -1025,14 +1025,17 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)
             elif k.startswith("بال") and k[1:] in self._languages:
                 add("LANGUAGE", i, i + 1, 0)
-            elif k in self._languages and (
-                (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
-                or (i + 2 < n and keys[i + 1] in COPULA and keys[i + 2] in LANGUAGE_AFTER)  # الفارسية هي اللغة
-                or (
-                    i + 2 < n
-                    and keys[i + 1][:1] == "و"
-                    and keys[i + 1][1:] in self._languages
-                    and keys[i + 2] in LANGUAGE_AFTER
+            elif (
+                k in self._languages
+                and (
+                    (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
+                    or (i + 2 < n and keys[i + 1] in COPULA and keys[i + 2] in LANGUAGE_AFTER)  # الفارسية هي اللغة
+                    or (
+                        i + 2 < n
+                        and keys[i + 1][:1] == "و"
+                        and keys[i + 1][1:] in self._languages
+                        and keys[i + 2] in LANGUAGE_AFTER
+                    )
                 )
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية لغة رسمية
@@ -1061,10 +1064,7 @@ class Recognizer:
                 and any(o.type == "LANGUAGE" and i - 10 < o.j < i for o in spans)
             ):
                 add("LANGUAGE", i, i + 1, 0)  # الأمازيغية لغة رسمية إلى جانب العربية
-            elif (
-                k in self._languages
-                and any(self._heads(w) & SPEAK for w in keys[max(0, i - 5) : i])
-            ):
+            elif k in self._languages and any(self._heads(w) & SPEAK for w in keys[max(0, i - 5) : i]):
                 add("LANGUAGE", i, i + 1, 0)  # يتحدث أغلب سكان البرازيل البرتغالية
             elif (
                 k in self._languages
@@ -1084,8 +1084,8 @@ class Recognizer:
                     i += 1
                     continue
                 tr = self._trigger_at(keys, i)
-                if tr is None or (tr[1] == "OCC") != (phase == "OCC"):
-                    i += 1
+                if tr is None or (tr[1] == "OCC") != (phase == "OCC") or (i > 0 and keys[i - 1] in NAME_LINKS):
+                    i += 1  # after فان/فون a head word is a name's part: كاسبار فان دير بيرغ
                     continue
                 head_end, typ = tr
                 # ألعاب reads as definite once alef is folded: the article is ال written without hamza
@@ -1108,16 +1108,16 @@ class Recognizer:
             tr = self._trigger_at(keys, q)
             if tr and tr[1] == "ORG" and tr[0] == q + 1:
                 add("ORG", q, org_at[q + 1].j, 0)
-        for o in orgs:
-            party = org_at.get(o.j)
+        for body in orgs:
+            party = org_at.get(body.j)
             if (
                 party
-                and keys[o.i].startswith("ال")
-                and o.j - o.i >= 2
-                and keys[o.j][:1] == "ل"
-                and any(st in PARTY_HEADS for st, p in self._stems(keys[o.j]) if p)
+                and keys[body.i].startswith("ال")
+                and body.j - body.i >= 2
+                and keys[body.j][:1] == "ل"
+                and any(st in PARTY_HEADS for st, p in self._stems(keys[body.j]) if p)
             ):
-                add("ORG", o.i, party.j, 0)
+                add("ORG", body.i, party.j, 0)
         # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»; after a company noun, an
         # organisation: شركة «كريم», مجموعة «أو سي بي», شركتها التابعة «سلوشنز»
         for q, t in enumerate(toks):
@@ -1138,27 +1138,27 @@ class Recognizer:
             e = sp.j
             while e < n and e - sp.j < 2 and (toks[e].kind == "number" or MODEL_CODE.match(toks[e].text)):
                 e += 1
-            if (
-                e > sp.j
-                and e < n
-                and toks[e - 1].kind == "number"
-                and toks[e].start == toks[e - 1].end
-                and LATIN_SUFFIX.match(toks[e].text)
-            ):
-                e += 1  # a letter written onto the model number: بوينغ 777X
             if e > sp.j and (sp.type == "PRODUCT" or MODEL_CODE.match(toks[sp.j].text) or toks[sp.j].kind == "number"):
                 # the product noun belongs to a line's name (هاتف آيفون 16), not to a maker's (طائرة إيرباص A350)
                 lined = sp.type == "PRODUCT" and sp.i > 0 and keys[sp.i - 1] in PRODUCT_HEADS
                 start = sp.i - 1 if lined else sp.i
                 add("PRODUCT", start, e, 0)
+        # a letter written onto the model number stays in the product: بوينغ 777X, بوينغ 737MAX
+        for sp in [s for s in spans if s.type == "PRODUCT"]:
+            e = sp.j
+            if e < n and toks[e - 1].kind == "number" and toks[e].start == toks[e - 1].end:
+                if LATIN_SUFFIX.match(toks[e].text):
+                    sp.j = e + 1
         # after a product noun, a maker takes the model's name no list knows, as it takes a model code (سيارة
         # تويوتا لاندكروزر → تويوتا لاندكروزر ⊃ ORG تويوتا, as طائرة إيرباص A350)
         for sp in [s for s in spans if s.type == "ORG" and s.j - s.i == 1 and 0 < s.i and s.j < n]:
             if keys[sp.i - 1] not in PRODUCT_HEADS or keys[sp.i - 1].startswith("ال"):
                 continue
-            if not any(o.i <= sp.i and sp.j < o.j for o in spans if o.type == "PRODUCT") and self._bare_name(
-                keys, toks, sp.j
-            ):
+            if any(o.i <= sp.i and sp.j < o.j for o in spans if o.type == "PRODUCT"):
+                continue
+            if self._bare_name(keys, toks, sp.j) or any(
+                o.type == "GPE" and o.j == sp.j + 1 for o in base_at.get(sp.j, [])
+            ):  # a model named after a place: هيونداي توسان
                 add("PRODUCT", sp.i, sp.j + 1, 0)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
@@ -1245,8 +1245,10 @@ class Recognizer:
                         continue
                     if self._foreign_word(keys, toks, e) and not self._adjective_next(keys, toks, e):
                         e += 1  # a listed first name and a transliterated family name: وولي سوينكا
-                while e < n and e - j < 4 and (
-                    self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ()))
+                while (
+                    e < n
+                    and e - j < 4
+                    and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
                 ):
                     e += 1
                 if e < n and keys[e] in REGNAL and j in regnal_after:
@@ -1261,6 +1263,15 @@ class Recognizer:
                 continue
             if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
                 pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
+            elif (
+                len(keys[j]) == 2
+                and toks[j].kind == "word"
+                and keys[j] not in self._stop
+                and j + 1 < n
+                and self._plain_word(keys, toks, j + 1)
+                and not self._verb_like(keys, j + 1)
+            ):
+                pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
             elif not (lone_place or self._plain_word(keys, toks, j)):
                 # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
                 if not (
@@ -1299,7 +1310,7 @@ class Recognizer:
                         or (  # a transliterated middle name: غابرييل غارسيا ماركيز
                             words == 2
                             and e - j == 2
-                            and keys[e - 1].endswith("ا")
+                            and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
                             and not keys[e - 1].endswith("اا")
                             and not keys[e].startswith(("ل", "ب", "و", "ف"))
                         )
@@ -1342,6 +1353,8 @@ class Recognizer:
         k = keys[j]
         if k in self._name_part:
             return False
+        if (k[:2] == "سي" or (k[:2] == "ست" and k[2:3] != "ي")) and len(k) >= 5:
+            return True  # a future: سيلعب, ستشارك (but ستيفان is a name)
         return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if not p or k[:1] == "و")
 
     @staticmethod

@@ -12,8 +12,9 @@ its verb may and its preposition stand between (ولد الشاعر محمود �
 may be the object's clitic (يقع في الرباط / … بالرباط; التابعة ل / لمجموعة زين). A trigger may narrow the
 subject's or object's type or first word (``subject_heads``: an institution such as جامعة is ``located_in`` a
 city, an organisation has its ``headquarters`` there), or want a subject without a nisba inside
-(``plain_subject``: شركة سامسونج الكورية في الرياض is where it acts, not where it sits); a ``topic`` trigger (a possessive pronoun: موقعها) takes the
-sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
+(``plain_subject``: شركة سامسونج الكورية في الرياض is where it acts, not where it sits); a ``topic`` trigger (a
+possessive pronoun: موقعها، مقرها) takes the entity before it when that is the sentence's first of its type, at any
+distance. A candidate is kept only when the subject's type is in the
 predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
 another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
 Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces,
