@@ -178,6 +178,7 @@ RACE_STYLES = frozenset(
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
 WORLD = normalize("العالم", ta_marbuta=True)
+FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
 # listed common words that still never name a facility after its head (مطار المدينة is the city's)
 NOT_FACILITY_NAMES = frozenset(
     normalize(w, ta_marbuta=True)
@@ -255,6 +256,12 @@ def _read_pairs(name: str) -> Iterator[tuple[str, str]]:
         kind, _, value = line.partition("\t")
         if value.strip():
             yield kind.strip(), value.strip()
+
+
+def _definite(raw: str, k: str) -> bool:
+    """Whether a token carries the article: its key starts with ال and its spelling with a bare alef (ألبرت and
+    إلياس fold to ال… under normalisation but have none)."""
+    return k.startswith("ال") and not raw.lstrip("\u0640").startswith(("أل", "إل", "آل"))
 
 
 def _strip_article(k: str) -> str:
@@ -656,7 +663,7 @@ class Recognizer:
         """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head. After a
         facility's head, a common noun that no gazetteer may take alone names it too (قصر السيف, ساحة الحرية)."""
         k = keys[j]
-        if toks[j].kind != "word" or not k.startswith("ال") or len(k) <= 3:
+        if toks[j].kind != "word" or not _definite(toks[j].text, k) or len(k) <= 3:
             return False
         if k in CONTENT_STOP or (k in self._stop_content and not (facility and k not in NOT_FACILITY_NAMES)):
             return False
@@ -781,6 +788,8 @@ class Recognizer:
                     j += 2
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
+        if typ == "OCC" and j < n and keys[j] in FORMER:
+            j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
 
     def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
@@ -1259,7 +1268,7 @@ class Recognizer:
             lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
             if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
                 continue  # فلاديمير بوتين: a city's name that is also a first name
-            if keys[j].startswith("ال"):
+            if _definite(toks[j].text, keys[j]):
                 continue
             if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
                 pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
@@ -1345,7 +1354,8 @@ class Recognizer:
             toks[j].kind == "word"
             and k.endswith("ا")
             and self._plain_word(keys, toks, j, accusative=True)
-            and not k.startswith(("ال", "و"))
+            and not k.startswith("و")
+            and not _definite(toks[j].text, k)
         )
 
     def _verb_like(self, keys: list[str], j: int) -> bool:
