@@ -274,6 +274,11 @@ def test_pattern_families(
         ("قال المدرب الإيطالي ألبرتو زاكيروني إن", ("PERS", "ألبرتو زاكيروني"), None),
         ("وقع الأمير ألبرت الثاني المرسوم", ("PERS", "ألبرت الثاني"), ("OCC", "الأمير ألبرت الثاني")),
         ("انتقد النائب السابق حسن علي القرار", ("OCC", "النائب السابق"), None),
+        # a feminine title (but not a governorate), a nisba right after a first name at a title, a company's bare name
+        ("قالت المستشارة النمساوية كارين كنايسل إن", ("OCC", "المستشارة النمساوية"), None),
+        ("وصل إلى محافظة الغربية أمس", ("GPE", "محافظة الغربية"), ("OCC", "محافظة الغربية")),
+        ("غنت المطربة نجوى الحلبي في الحفل", ("PERS", "نجوى الحلبي"), ("NORP", "الحلبي")),
+        ("وقعت شركة مرسول عقدا مع الوزارة", ("ORG", "شركة مرسول"), None),
         # guards: an indefinite noun and its adjective after a name are no part of it, nor a verb with و
         (
             "أجرى الرئيس الفرنسي إيمانويل ماكرون اتصالا هاتفيا",

@@ -548,3 +548,9 @@ def test_report_on_the_written_development_set_with_the_system_entities() -> Non
 
     report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev_more.jsonl"), recognize=Recognizer().recognize)
     assert report["micro"]["f1"] >= F1_DEV_MORE_SYSTEM_ENTITIES, report["micro"]
+
+
+def test_language_of_after_a_verb_of_speaking() -> None:
+    text = "يتكلم معظم سكان السنغال الفرنسية."
+    ents = [ent(text, "السنغال", "GPE"), ent(text, "الفرنسية", "LANGUAGE")]
+    assert ("language_of", "الفرنسية", "السنغال") in _triples(text, ents)

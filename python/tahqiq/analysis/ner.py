@@ -104,6 +104,12 @@ PRODUCT_HEADS = frozenset(
               "الطائرة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
               "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
 )  # fmt: skip
+# organisation heads whose own name may be a bare word no list knows: شركة إعمار, بنك عودة, حركة فتح
+# feminine forms of titles that are place or body words instead: محافظة الغربية is a governorate
+PLACE_HEADS_FEMININE = frozenset(normalize(w, ta_marbuta=True) for w in ("محافظة", "ولاية", "إمارة", "بلدية", "نيابة"))
+BARE_NAMED_ORGS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب")
+)
 PARTY_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حركة", "حزب", "جبهة"))
 COMPANY_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
@@ -285,6 +291,8 @@ class Recognizer:
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
                 forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
+                if base + "ه" not in PLACE_HEADS_FEMININE:
+                    forms.add(base + "ه")  # the feminine title (المستشارة), unless a place word (محافظة)
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -725,6 +733,19 @@ class Recognizer:
                     count += 1
                     continue
             break
+        if (
+            typ == "ORG"
+            and j == i
+            and not inner
+            and not definite
+            and j < n
+            and keys[i - 1] in BARE_NAMED_ORGS
+            and self._bare_name(keys, toks, j)
+            and not keys[j].startswith(("ب", "ل", "ف", "ك"))
+        ):
+            j += 1  # شركة إعمار, حركة فتح: a company's or movement's own name no list knows
+            if any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
+                j += 1  # مجموعة موانئ أبوظبي: … and the city it is named with
         if (
             typ == "FAC"
             and j == i
@@ -1254,6 +1275,10 @@ class Recognizer:
                         continue
                     if self._foreign_word(keys, toks, e) and not self._adjective_next(keys, toks, e):
                         e += 1  # a listed first name and a transliterated family name: وولي سوينكا
+                elif (
+                    start_end == j + 1 and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, []))
+                ):
+                    e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
                 while (
                     e < n
                     and e - j < 4
@@ -1302,6 +1327,9 @@ class Recognizer:
             while e < n and words < 3:
                 if any(not j <= x <= e for x in families.get(keys[e], ())):
                     e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
+                    words += 1
+                elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
+                    e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
                     words += 1
                 elif keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
                     f = e + 1
