@@ -9,10 +9,10 @@ from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 
 GOLD = Path(__file__).parent / "gold"
-# measured: dev 0.95, ner_msa 0.88 (was 0.83), its held-out second half (ids 76-150) 0.85 (was 0.79); the
-# floors sit a little under
-MIN_F1 = {"ner_dev.jsonl": 0.92, "ner_msa.jsonl": 0.86}
-MIN_F1_HELD_OUT = 0.83
+# measured: dev 0.95, ner_msa 0.89 (was 0.83, then 0.88), its held-out second half (ids 76-150) 0.87 (was 0.79,
+# then 0.85); the floors sit a little under
+MIN_F1 = {"ner_dev.jsonl": 0.92, "ner_msa.jsonl": 0.87}
+MIN_F1_HELD_OUT = 0.85
 
 
 @pytest.fixture(scope="module")
@@ -249,6 +249,83 @@ def test_gold_f1_on_the_held_out_half(rec: Recognizer, tmp_path: Path) -> None:
     ],
 )
 def test_pattern_families(
+    rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    got = {(e.type, e.text) for e in rec.recognize(text)}
+    assert expected in got, got
+    if absent is not None:
+        assert absent not in got, got
+
+
+# issue 5: relation arguments need whole names, laws, languages, facilities and products; each case fails on the
+# recognizer before these patterns (the ones marked "guard" check that a pattern does not reach too far)
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # transliterated names after a title: a first name in ا when the name goes on, a family name in ا, a
+        # two-letter part, particles, a middle name in ا before a third
+        ("قالت المغنية الأمريكية مادونا لويز إن الحفل ألغي", ("PERS", "مادونا لويز"), None),
+        # guard: a listed family name after an unlisted first name
+        ("أكد الروائي الياباني هاروكي موراكامي أن روايته", ("PERS", "هاروكي موراكامي"), ("PERS", "هاروكي")),
+        ("قال الكاتب الصيني مو يان إن الرواية", ("PERS", "مو يان"), None),
+        ("التقى الوزير الهولندي كاسبار فان دير بيرغ نظيره", ("PERS", "كاسبار فان دير بيرغ"), None),
+        ("رحب اللاعب البرازيلي لويس ألبرتو سواريز بالقرار", ("PERS", "لويس ألبرتو سواريز"), None),
+        # a name spelt with hamza and lam has no article (ألبرتو, ألبرت); a former post keeps السابق
+        ("قال المدرب الإيطالي ألبرتو زاكيروني إن", ("PERS", "ألبرتو زاكيروني"), None),
+        ("وقع الأمير ألبرت الثاني المرسوم", ("PERS", "ألبرت الثاني"), ("OCC", "الأمير ألبرت الثاني")),
+        ("انتقد النائب السابق حسن علي القرار", ("OCC", "النائب السابق"), None),
+        # a feminine title (but not a governorate), a nisba right after a first name at a title, a company's bare name
+        ("قالت المستشارة النمساوية كارين كنايسل إن", ("OCC", "المستشارة النمساوية"), None),
+        ("وصل إلى محافظة الغربية أمس", ("GPE", "محافظة الغربية"), ("OCC", "محافظة الغربية")),
+        ("غنت المطربة نجوى الحلبي في الحفل", ("PERS", "نجوى الحلبي"), ("NORP", "الحلبي")),
+        ("وقعت شركة مرسول عقدا مع الوزارة", ("ORG", "شركة مرسول"), None),
+        # guards: an indefinite noun and its adjective after a name are no part of it, nor a verb with و
+        (
+            "أجرى الرئيس الفرنسي إيمانويل ماكرون اتصالا هاتفيا",
+            ("PERS", "إيمانويل ماكرون"),
+            ("PERS", "إيمانويل ماكرون اتصالا"),
+        ),
+        ("قال المهندس سامي الخطيب ويعمل في الشركة", ("PERS", "سامي الخطيب"), ("PERS", "سامي الخطيب ويعمل")),
+        # a kinship noun anchors a name; a family name of the sentence continues one
+        ("أعلن المدرب خالد النمر أن ابنه كريستيانو سيلعب غدا", ("PERS", "كريستيانو"), ("PERS", "كريستيانو سيلعب")),
+        ("قال رجل الأعمال سعد الهاجري إن نجله فيصل الهاجري سيتولى", ("PERS", "فيصل الهاجري"), ("PERS", "فيصل")),
+        # a regnal number after a name under a regnal title, a house after آل
+        ("خلف الملك فيليب السادس والده الملك خوان كارلوس الأول", ("PERS", "خوان كارلوس الأول"), None),
+        ("استقبل الشيخ عبد الله بن حمد آل ثاني الوفد", ("PERS", "عبد الله بن حمد آل ثاني"), None),
+        # an age is no name; a preposition on a name-like word is none
+        ("توفي عن عمر ناهز 80 عاما", ("DATE", "80 عاما"), ("PERS", "عمر ناهز")),
+        ("صوت المجلس لصالح القرار في 5 أيار 2024", ("DATE", "5 أيار 2024"), ("PERS", "لصالح القرار")),
+        # languages in context
+        ("العربية هي اللغة الرسمية في مصر", ("LANGUAGE", "العربية"), ("NORP", "العربية")),
+        ("يتحدث سكان الجبال الأمازيغية في بيوتهم", ("LANGUAGE", "الأمازيغية"), None),
+        ("الفرنسية لغة رسمية في السنغال إلى جانب الولوفية", ("LANGUAGE", "الولوفية"), None),
+        ("يحافظ الأكراد على لغتهم الكردية", ("LANGUAGE", "الكردية"), None),
+        ("للبلاد ثلاث لغات رسمية هي العربية والإنجليزية والسواحلية", ("LANGUAGE", "العربية"), None),
+        # nisbas of places whose ال is no article, of a compass-named state, in -اوي
+        ("وصل الوفد الألماني إلى عمان", ("NORP", "الألماني"), None),
+        ("وقعت الشركة الكورية عقدا", ("NORP", "الكورية"), None),
+        ("قال السفير النمساوي في عمان", ("NORP", "النمساوي"), None),
+        # laws: الجديد, رقم/عدد after a bare or definite head, not a bare عام after it; مدونة, المرسوم
+        ("أقر المجلس قانون الضمان الجديد بالأغلبية", ("LAW", "قانون الضمان الجديد"), None),
+        ("نشر المرسوم عدد 117 في الرائد الرسمي", ("LAW", "المرسوم عدد 117"), ("CARDINAL", "117")),
+        ("صدر قانون التقاعد عام 2019 بعد نقاش", ("LAW", "قانون التقاعد"), ("LAW", "قانون التقاعد عام 2019")),
+        ("ناقش البرلمان مدونة الشغل أمس", ("LAW", "مدونة الشغل"), None),
+        # organisations: a body of an organisation, a body and its party
+        ("اجتمع مجلس هيئة الأوراق المالية أمس", ("ORG", "مجلس هيئة الأوراق المالية"), None),
+        ("قال المكتب السياسي لحزب الأمة إن", ("ORG", "المكتب السياسي لحزب الأمة"), None),
+        # events: a head of two words takes its ل complement; a run of nisbas
+        ("فاز بذهبية بطولة العالم للجودو أمس", ("EVENT", "بطولة العالم للجودو"), None),
+        ("انطلقت القمة الخليجية الأوروبية في الرياض", ("EVENT", "القمة الخليجية الأوروبية"), None),
+        # facilities: a listed common word after the head, a bare name and its city, new heads
+        ("تجمع المتظاهرون في ساحة الاستقلال مساء", ("FAC", "ساحة الاستقلال"), None),
+        ("أقيم السباق على حلبة ياس أبوظبي", ("FAC", "حلبة ياس أبوظبي"), None),
+        ("رصد العلماء الظاهرة من مرصد القطامية", ("FAC", "مرصد القطامية"), None),
+        # products: a letter on a model number, a maker and its model's name after a product noun
+        ("تسلمت الشركة طائرة بوينغ 737MAX جديدة", ("PRODUCT", "بوينغ 737MAX"), None),
+        ("طرحت الشركة سيارة هيونداي توسان الجديدة", ("PRODUCT", "هيونداي توسان"), None),
+    ],
+)
+def test_argument_patterns(
     rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     got = {(e.type, e.text) for e in rec.recognize(text)}

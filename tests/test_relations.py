@@ -20,13 +20,15 @@ EXPECTED = (
 ).split()
 EXTRACTOR = RelationExtractor()
 # measured floors (micro F1, a little under what was measured): all 80 gold sentences with gold entities 0.73 (was
-# 0.47); the held-out ids 41-80 0.74 (0.42); with the system's own entities (what /re does) 0.62 (0.25) and 0.60
-# on ids 41-80 (0.13); the development sets relations_dev 0.80 (0.78), relations_dev_more 0.95 (72 sentences)
+# 0.47); the held-out ids 41-80 0.74 (0.42); with the system's own entities (what /re does) 0.61 (0.25) and 0.60
+# on ids 41-80 (0.13); the development sets relations_dev 0.80 (0.78), relations_dev_more 0.93 (161 sentences; 0.95
+# on its first 72)
 F1_ALL_80 = 0.70
 F1_HELD_OUT = 0.71
 F1_SYSTEM_ENTITIES = 0.59
 F1_SYSTEM_ENTITIES_HELD_OUT = 0.57
 F1_DEV_MORE = 0.92
+F1_DEV_MORE_SYSTEM_ENTITIES = 0.77
 
 
 def ent(text: str, frag: str, type_: str, nth: int = 0) -> dict[str, object]:
@@ -496,3 +498,59 @@ def test_a_nisba_names_its_state_and_no_other(name: str) -> None:
         assert _nisba_names([_loose(nisba)], [_loose(name)])
     assert not _nisba_names([_loose("المغربي")], [_loose(name)])
     assert not _nisba_names([_loose(name)], [_loose(name)])  # the name itself is no nisba
+
+
+def _triples(text: str, ents: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    return {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+
+
+def test_headquarters_from_fi_needs_an_organisation_without_a_nisba() -> None:
+    # an organisation named with its country's nisba acts in the city after في; one without sits there
+    text = "وقعت شركة النخيل الكورية في الدوحة اتفاقية جديدة."
+    ents = [ent(text, "شركة النخيل الكورية", "ORG"), ent(text, "الكورية", "NORP"), ent(text, "الدوحة", "GPE")]
+    assert not any(p == "headquarters" for p, _, _ in _triples(text, ents))
+    text = "أعلنت مجموعة النخيل في الدوحة عن أرباحها."
+    ents = [ent(text, "مجموعة النخيل", "ORG"), ent(text, "الدوحة", "GPE")]
+    assert ("headquarters", "مجموعة النخيل", "الدوحة") in _triples(text, ents)
+
+
+def test_headquarters_from_a_possessive_reaches_past_another_city() -> None:
+    text = "افتتحت مجموعة النخيل فرعا في عمان، فيما يقع مقرها في الدوحة."
+    ents = [ent(text, "مجموعة النخيل", "ORG"), ent(text, "عمان", "GPE"), ent(text, "الدوحة", "GPE")]
+    got = _triples(text, ents)
+    assert ("headquarters", "مجموعة النخيل", "الدوحة") in got
+    assert ("headquarters", "مجموعة النخيل", "عمان") not in got
+
+
+def test_member_of_after_a_leader_in_phrase() -> None:
+    text = "قال القيادي في حزب الأمة سامي الحسن إن الحزب سيشارك."
+    ents = [ent(text, "حزب الأمة", "ORG"), ent(text, "سامي الحسن", "PERS")]
+    assert ("member_of", "سامي الحسن", "حزب الأمة") in _triples(text, ents)
+
+
+def test_a_title_before_a_name_is_not_the_previous_persons() -> None:
+    text = "التقى الرئيس سامي الحسن وزير الخارجية خالد العلي أمس."
+    ents = [
+        ent(text, "الرئيس", "OCC"),
+        ent(text, "سامي الحسن", "PERS"),
+        ent(text, "وزير الخارجية", "OCC"),
+        ent(text, "خالد العلي", "PERS"),
+    ]
+    got = _triples(text, ents)
+    assert ("holds_position", "خالد العلي", "وزير الخارجية") in got
+    assert ("holds_position", "سامي الحسن", "وزير الخارجية") not in got
+
+
+def test_report_on_the_written_development_set_with_the_system_entities() -> None:
+    # end to end on the written development set (every relation of its sentences annotated): 0.81 (0.64 before
+    # the issue-5 patterns; ids 146-161, written last and never tuned on, 0.83)
+    from tahqiq.analysis.ner import Recognizer
+
+    report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev_more.jsonl"), recognize=Recognizer().recognize)
+    assert report["micro"]["f1"] >= F1_DEV_MORE_SYSTEM_ENTITIES, report["micro"]
+
+
+def test_language_of_after_a_verb_of_speaking() -> None:
+    text = "يتكلم معظم سكان السنغال الفرنسية."
+    ents = [ent(text, "السنغال", "GPE"), ent(text, "الفرنسية", "LANGUAGE")]
+    assert ("language_of", "الفرنسية", "السنغال") in _triples(text, ents)

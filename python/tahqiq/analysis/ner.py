@@ -91,6 +91,7 @@ NOT_NAME_PARTS = frozenset(
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
+LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
 QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
@@ -103,6 +104,13 @@ PRODUCT_HEADS = frozenset(
               "الطائرة", "ألبوم", "الألبوم", "مسرحية", "المسرحية", "بعنوان", "الروبوت", "روبوت",
               "الصاروخ", "صاروخ", "القمر", "منظومة", "لعبة", "اللعبة", "جهاز", "الجهاز", "موسوعة", "معجم")
 )  # fmt: skip
+# organisation heads whose own name may be a bare word no list knows: شركة إعمار, بنك عودة, حركة فتح
+# feminine forms of titles that are place or body words instead: محافظة الغربية is a governorate
+PLACE_HEADS_FEMININE = frozenset(normalize(w, ta_marbuta=True) for w in ("محافظة", "ولاية", "إمارة", "بلدية", "نيابة"))
+BARE_NAMED_ORGS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب")
+)
+PARTY_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حركة", "حزب", "جبهة"))
 COMPANY_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("شركة", "الشركة", "شركتها", "شركته", "مجموعة", "المجموعة", "مؤسسة", "مصرف", "بنك", "وكالة",
@@ -147,13 +155,24 @@ REGNAL_TITLES = frozenset(
 SINGLE_DATES = frozenset(normalize(w, ta_marbuta=True) for w in ("أمس", "البارحة", "غدا"))
 LANGUAGE_HEAD = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات")
+    for w in ("اللغة", "باللغة", "للغة", "واللغة", "لغة", "اللغتين", "باللغتين", "لغتين", "اللغات", "باللغات",
+              "لغتهم", "لغتها", "لغته", "لغتنا", "بلغتهم", "بلغتها", "بلغته", "لغات", "لغتان")
+)  # fmt: skip
+# a language after another, joined by a phrase instead of و: الأمازيغية … إلى جانب العربية
+LANGUAGE_BESIDE = (("الى", "جانب"), ("بجانب",), ("جانب",))
+COMPASS = frozenset(normalize(w, ta_marbuta=True) for w in ("الجنوبية", "الشمالية", "الشرقية", "الغربية"))
+# verbs of speaking: a language name a few words after one is the language spoken
+SPEAK = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("يتحدث", "تتحدث", "يتحدثون", "يتكلم", "تتكلم", "يتكلمون", "يجيد", "تجيد", "يجيدون")
 )
+COPULA = frozenset(normalize(w, ta_marbuta=True) for w in ("هي", "هو"))
 # a language named as such after it: العربية والأمازيغية لغتان رسميتان
 LANGUAGE_AFTER = frozenset(
     normalize(w, ta_marbuta=True) for w in ("لغة", "لغتين", "لغتان", "اللغة", "لغات", "هي اللغة")
 )
 OF = frozenset(("من",))
+LAW_NUMBER = frozenset(("رقم", "عدد"))
 NEW_LAW = frozenset(normalize(w, ta_marbuta=True) for w in ("الجديد", "الجديدة", "المعدل", "المعدلة", "المؤقت"))
 BALL_GAMES = frozenset(
     normalize(w, ta_marbuta=True) for w in ("القدم", "السلة", "اليد", "الطائرة", "الطاولة", "المضرب", "الماء")
@@ -164,8 +183,29 @@ RACE_STYLES = frozenset(
 )
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
+WORLD = normalize("العالم", ta_marbuta=True)
+FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
+# listed common words that still never name a facility after its head (مطار المدينة is the city's)
+NOT_FACILITY_NAMES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("اليوم", "العام", "الأسبوع", "الشمال", "الجنوب", "الشرق", "الغرب", "الوسط", "المدينة", "الدولة",
+              "المركز", "الجديد", "الجديدة", "الكبير", "الكبرى", "الصغير", "القديم", "القديمة", "العالم", "الوطن",
+              "الأرض", "الموقع", "المرة", "المنطقة", "الحي", "السوق", "الساحل")
+)  # fmt: skip
+# a kinship noun with its pronoun: the name after it is a person's (نجله عبد العزيز الراشد, زوجته ناهد شعبان)
+KINSHIP = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ابنه", "ابنها", "ابنته", "ابنتها", "نجله", "نجلها", "والده", "والدها", "والدته", "والدتها", "زوجته",
+              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته")
+)  # fmt: skip
+# words that join the parts of a name: محمد أبو سلمية, نيمار دا سيلفا, أورسولا فون دير لاين
+NAME_LINKS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
+)
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+# a preposition on a word that is also a name: لصالح اللاجئين (in favour of), not ل + صالح
+NOT_NAME_PHRASES = frozenset(normalize(w, ta_marbuta=True) for w in ("لصالح", "لصالحه", "لصالحها"))
 KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
@@ -173,7 +213,9 @@ CONTENT_STOP = frozenset(
               "المقبل", "الماضية", "المقبلة", "الجاري", "الخميس", "الأحد", "الاثنين", "الثلاثاء", "الأربعاء",
               "الجمعة", "السبت", "السابق", "السابقة", "الحالي", "الحالية", "الأسبوع", "الشهر", "الساعة",
               # participles that follow an event's name, never part of it: الألعاب المتوسطية المقررة في …
-              "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة")
+              "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة",
+              # … and after a law's: مدونة الأسرة الصادرة عام 2004
+              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري")
 )  # fmt: skip
 
 
@@ -222,6 +264,12 @@ def _read_pairs(name: str) -> Iterator[tuple[str, str]]:
             yield kind.strip(), value.strip()
 
 
+def _definite(raw: str, k: str) -> bool:
+    """Whether a token carries the article: its key starts with ال and its spelling with a bare alef (ألبرت and
+    إلياس fold to ال… under normalisation but have none)."""
+    return k.startswith("ال") and not raw.lstrip("\u0640").startswith(("أل", "إل", "آل"))
+
+
 def _strip_article(k: str) -> str:
     return k[2:] if k.startswith("ال") and len(k) > 4 else k
 
@@ -243,6 +291,8 @@ class Recognizer:
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
                 forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
+                if base + "ه" not in PLACE_HEADS_FEMININE:
+                    forms.add(base + "ه")  # the feminine title (المستشارة), unless a place word (محافظة)
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -314,7 +364,10 @@ class Recognizer:
             self._load_installed()
         for ks, typ in self._iter_gaz():
             if typ in ("GPE", "LOC") and len(ks) == 1 and ks in self._nisba_sources:
-                self._nisba_bases.add(_strip_article(ks[0]))
+                # both forms: البرازيل → برازيلي, but ألمانيا (whose ال is no article) → الألماني
+                self._nisba_bases.update((_strip_article(ks[0]), ks[0]))
+            elif typ == "GPE" and len(ks) == 2 and ks[1] in COMPASS and ks in self._nisba_sources:
+                self._nisba_bases.add(ks[0])  # كوريا الجنوبية → الكورية
         for ks, typ in self._iter_gaz():
             if typ == "NORP" and len(ks) == 1 and ks[0].endswith("ي") and not ks[0].startswith("ال"):
                 self._nisba_bases.add(ks[0][:-1])
@@ -445,6 +498,7 @@ class Recognizer:
                         or base + "ات" in self._nisba_bases
                         or base + "يه" in self._nisba_bases
                         or (base.endswith("ات") and base in self._nisba_bases)
+                        or (base.endswith("او") and base[:-1] in self._nisba_bases)  # النمساوي
                     ):
                         return True
         return False
@@ -453,7 +507,10 @@ class Recognizer:
     def _gaz_match(self, keys: list[str], i: int) -> tuple[int, str] | None:
         """Longest gazetteer match starting at token i: (end token, type)."""
         best: tuple[int, str] | None = None
+        listed_word = keys[i] in self._stop  # لغات is a word, not ل + غات
         for stem, _p in self._stems(keys[i]):
+            if _p and listed_word:
+                continue
             for cand in (stem,):
                 lst = self._gaz.get(cand)
                 if not lst:
@@ -573,6 +630,8 @@ class Recognizer:
             k2 = keys[j]
             if k2 in ("بن", "ابن", "بنت", "ابو", "ال") and j + 1 < n:
                 e = part(j + 1, self._name_part)
+                if not e and k2 == "ال" and len(keys[j + 1]) >= 3 and keys[j + 1].isalpha():
+                    e = j + 2  # a house's name after آل: تميم بن حمد آل ثاني
                 if not e:
                     break
                 j = e
@@ -586,8 +645,9 @@ class Recognizer:
             return 0
         return j
 
-    def _plain_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
-        """A word that no list knows: a candidate for an unlisted name part."""
+    def _plain_word(self, keys: list[str], toks: list[Token], j: int, *, accusative: bool = False) -> bool:
+        """A word that no list knows: a candidate for an unlisted name part (with ``accusative``, also one ending
+        in ا, which otherwise reads as an indefinite accusative noun)."""
         if j >= len(keys) or toks[j].kind != "word":
             return False
         k = keys[j]
@@ -596,7 +656,7 @@ class Recognizer:
             and not k.isascii()
             and not k.startswith("\u200b")
             and k not in NOT_NAME_PARTS
-            and not (k.endswith("ا") and not k.endswith("اا"))  # accusative nouns: حفلا, متطوعا
+            and (accusative or not (k.endswith("ا") and not k.endswith("اا")))  # accusative nouns: حفلا, متطوعا
             and k not in self._stop
             and k not in CONTENT_STOP
             and k not in NOT_NAMES
@@ -607,12 +667,13 @@ class Recognizer:
             and k not in self._num_words
         )
 
-    def _content(self, keys: list[str], toks: list[Token], j: int) -> bool:
-        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head."""
+    def _content(self, keys: list[str], toks: list[Token], j: int, *, facility: bool = False) -> bool:
+        """A definite word that may continue a head: not a function word, not an OCC/ORG/FAC head. After a
+        facility's head, a common noun that no gazetteer may take alone names it too (قصر السيف, ساحة الحرية)."""
         k = keys[j]
-        if toks[j].kind != "word" or not k.startswith("ال") or len(k) <= 3:
+        if toks[j].kind != "word" or not _definite(toks[j].text, k) or len(k) <= 3:
             return False
-        if k in CONTENT_STOP or k in self._stop_content:
+        if k in CONTENT_STOP or (k in self._stop_content and not (facility and k not in NOT_FACILITY_NAMES)):
             return False
         t = self._trigger_at(keys, j)
         return t is None or t[1] in ("EVENT", "LAW")
@@ -625,6 +686,7 @@ class Recognizer:
         spans_at: dict[int, list[_Span]],
         typ: str,
         definite: bool,
+        named: bool = False,
     ) -> int:
         """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
         n = len(keys)
@@ -646,7 +708,10 @@ class Recognizer:
         while j < n and count < limit and toks[j].kind == "word":
             if any(s.type == "NORP" for s in spans_at.get(j, [])):
                 break
-            if self._content(keys, toks, j):
+            facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
+            if self._content(keys, toks, j, facility=facility) or (
+                typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
+            ):
                 j += 1
                 count += 1
                 continue
@@ -659,6 +724,7 @@ class Recognizer:
                         or len(keys[e]) <= 2
                         or self._trigger_at(keys, e)
                         or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
+                        or (e > j and keys[e][:1] in "بلوفك")  # مرصد أوكايمدن بجبال الأطلس: a phrase after it
                     ):
                         break
                     e += 1
@@ -667,6 +733,19 @@ class Recognizer:
                     count += 1
                     continue
             break
+        if (
+            typ == "ORG"
+            and j == i
+            and not inner
+            and not definite
+            and j < n
+            and keys[i - 1] in BARE_NAMED_ORGS
+            and self._bare_name(keys, toks, j)
+            and not keys[j].startswith(("ب", "ل", "ف", "ك"))
+        ):
+            j += 1  # شركة إعمار, حركة فتح: a company's or movement's own name no list knows
+            if any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
+                j += 1  # مجموعة موانئ أبوظبي: … and the city it is named with
         if (
             typ == "FAC"
             and j == i
@@ -679,17 +758,21 @@ class Recognizer:
             j += 1  # ستاد لوسيل, سجن عوفر: a facility's own name no list knows
             if j + 1 < n and keys[j] == "ابو" and toks[j + 1].kind == "word":
                 j += 2  # معبر كرم أبو سالم
+            elif any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
+                j += 1  # حلبة كورنيش جدة: the name holds its city
         if typ == "OCC" and j + 1 < n and keys[j] == "كره" and keys[j + 1] in BALL_GAMES:
             j += 2  # لاعب كرة القدم الجزائري
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
         if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
+            while typ in ("EVENT", "ORG") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
+                j = more[0].j  # القمة العربية الإسلامية
             if typ == "LAW" and j < n and keys[j] in NEW_LAW:
                 j += 1  # الدستور التونسي الجديد
         if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
             j = o  # القمة العربية الثالثة والثلاثين
-        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite):
-            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية
+        if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite or named):
+            # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية; a head of two words names already (بطولة العالم للسباحة)
             while j < n and toks[j].kind == "word":
                 k = keys[j]
                 if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
@@ -713,17 +796,21 @@ class Recognizer:
                     j += 1
                 else:
                     break
-        if typ == "LAW" and j > i and j + 1 < n and keys[j] == "رقم" and toks[j + 1].kind == "number":
-            j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023
+        if typ == "LAW" and j < n and keys[j] in NEW_LAW:
+            j += 1  # نظام الأحوال الشخصية الجديد
+        if typ == "LAW" and j + 1 < n and keys[j] in LAW_NUMBER and toks[j + 1].kind == "number":
+            j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023, المرسوم عدد 54
         if j < n and typ in ("EVENT", "LAW") and j > i:
             if toks[j].kind == "number":
                 j += 1
-            elif typ == "LAW" and (keys[j] in YEAR_HEAD or any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p)):
-                # لسنة 2023 names a law; after an event, عام 1988 is when something happened at it
+            elif typ == "LAW" and any(st in YEAR_HEAD for st, p in self._stems(keys[j]) if p):
+                # لسنة 2023 names a law; a bare عام 2015 after it, like عام 1988 after an event, says when
                 if j + 1 < n and toks[j + 1].kind == "number":
                     j += 2
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
+        if typ == "OCC" and j < n and keys[j] in FORMER:
+            j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
 
     def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
@@ -772,7 +859,12 @@ class Recognizer:
             if claimed[i] or toks[i].kind != "word":
                 i += 1
                 continue
-            name_end = self._name_at(keys, i)
+            # عن عمر ناهز 89 عاما: an age, not the name عمر
+            name_end = (
+                0
+                if (keys[i] == "عمر" and i > 0 and keys[i - 1] == "عن") or keys[i] in NOT_NAME_PHRASES
+                else self._name_at(keys, i)
+            )
             g = self._gaz_match(keys, i)
             nisba = self._nisba(keys[i])
             if (
@@ -963,13 +1055,17 @@ class Recognizer:
                 add("LANGUAGE", i, i + 1, 0)
             elif k.startswith("بال") and k[1:] in self._languages:
                 add("LANGUAGE", i, i + 1, 0)
-            elif k in self._languages and (
-                (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
-                or (
-                    i + 2 < n
-                    and keys[i + 1][:1] == "و"
-                    and keys[i + 1][1:] in self._languages
-                    and keys[i + 2] in LANGUAGE_AFTER
+            elif (
+                k in self._languages
+                and (
+                    (i + 1 < n and keys[i + 1] in LANGUAGE_AFTER)
+                    or (i + 2 < n and keys[i + 1] in COPULA and keys[i + 2] in LANGUAGE_AFTER)  # الفارسية هي اللغة
+                    or (
+                        i + 2 < n
+                        and keys[i + 1][:1] == "و"
+                        and keys[i + 1][1:] in self._languages
+                        and keys[i + 2] in LANGUAGE_AFTER
+                    )
                 )
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية لغة رسمية
@@ -992,6 +1088,21 @@ class Recognizer:
                 and k[1:] in self._languages
             ):
                 add("LANGUAGE", i, i + 1, 0)  # العربية والإنجليزية
+            elif (
+                k in self._languages
+                and any(tuple(x.lstrip("\u200b") for x in keys[max(0, i - len(b)) : i]) == b for b in LANGUAGE_BESIDE)
+                and any(o.type == "LANGUAGE" and i - 10 < o.j < i for o in spans)
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # الأمازيغية لغة رسمية إلى جانب العربية
+            elif k in self._languages and any(self._heads(w) & SPEAK for w in keys[max(0, i - 5) : i]):
+                add("LANGUAGE", i, i + 1, 0)  # يتحدث أغلب سكان البرازيل البرتغالية
+            elif (
+                k in self._languages
+                and i > 1
+                and keys[i - 1] in COPULA
+                and any(keys[x] in LANGUAGE_HEAD for x in range(max(0, i - 6), i - 1))
+            ):
+                add("LANGUAGE", i, i + 1, 0)  # اللغة الرسمية في البرازيل هي البرتغالية
 
         # layer 2: heads (ORG, FAC, EVENT, LAW, then OCC which may hold an ORG); a family name that is also a
         # title inside a listed name stays a name (سامي الخطيب)
@@ -1003,15 +1114,15 @@ class Recognizer:
                     i += 1
                     continue
                 tr = self._trigger_at(keys, i)
-                if tr is None or (tr[1] == "OCC") != (phase == "OCC"):
-                    i += 1
+                if tr is None or (tr[1] == "OCC") != (phase == "OCC") or (i > 0 and keys[i - 1] in NAME_LINKS):
+                    i += 1  # after فان/فون a head word is a name's part: كاسبار فان دير بيرغ
                     continue
                 head_end, typ = tr
                 # ألعاب reads as definite once alef is folded: the article is ال written without hamza
                 definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
                     "وفبك"
                 ).startswith(("أل", "إل", "آل"))
-                end = self._complement(keys, toks, head_end, base_at, typ, definite)
+                end = self._complement(keys, toks, head_end, base_at, typ, definite, head_end - i >= 2)
                 if end > head_end:
                     base_at.setdefault(i, []).append(add(typ, i, end, 0))
                     i = end if typ != "OCC" else i + 1
@@ -1019,6 +1130,24 @@ class Recognizer:
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
                 i += 1
+        # a body of an organisation: an ORG head right before an organisation's name (مجلس نقابة المحامين), a
+        # definite body followed by its party with ل (اللجنة المركزية لحركة فتح, المكتب السياسي لحركة حماس)
+        orgs = sorted((s for s in spans if s.type == "ORG"), key=lambda s: (s.i, -s.j))
+        org_at = {s.i: s for s in reversed(orgs)}
+        for q in [x - 1 for x in org_at if x > 0 and x - 1 not in org_at and not claimed[x - 1]]:
+            tr = self._trigger_at(keys, q)
+            if tr and tr[1] == "ORG" and tr[0] == q + 1:
+                add("ORG", q, org_at[q + 1].j, 0)
+        for body in orgs:
+            party = org_at.get(body.j)
+            if (
+                party
+                and keys[body.i].startswith("ال")
+                and body.j - body.i >= 2
+                and keys[body.j][:1] == "ل"
+                and any(st in PARTY_HEADS for st, p in self._stems(keys[body.j]) if p)
+            ):
+                add("ORG", body.i, party.j, 0)
         # a quoted name after a product noun: تطبيق «بال باي», رواية «ظلال المفاتيح»; after a company noun, an
         # organisation: شركة «كريم», مجموعة «أو سي بي», شركتها التابعة «سلوشنز»
         for q, t in enumerate(toks):
@@ -1044,6 +1173,23 @@ class Recognizer:
                 lined = sp.type == "PRODUCT" and sp.i > 0 and keys[sp.i - 1] in PRODUCT_HEADS
                 start = sp.i - 1 if lined else sp.i
                 add("PRODUCT", start, e, 0)
+        # a letter written onto the model number stays in the product: بوينغ 777X, بوينغ 737MAX
+        for sp in [s for s in spans if s.type == "PRODUCT"]:
+            e = sp.j
+            if e < n and toks[e - 1].kind == "number" and toks[e].start == toks[e - 1].end:
+                if LATIN_SUFFIX.match(toks[e].text):
+                    sp.j = e + 1
+        # after a product noun, a maker takes the model's name no list knows, as it takes a model code (سيارة
+        # تويوتا لاندكروزر → تويوتا لاندكروزر ⊃ ORG تويوتا, as طائرة إيرباص A350)
+        for sp in [s for s in spans if s.type == "ORG" and s.j - s.i == 1 and 0 < s.i and s.j < n]:
+            if keys[sp.i - 1] not in PRODUCT_HEADS or keys[sp.i - 1].startswith("ال"):
+                continue
+            if any(o.i <= sp.i and sp.j < o.j for o in spans if o.type == "PRODUCT"):
+                continue
+            if self._bare_name(keys, toks, sp.j) or any(
+                o.type == "GPE" and o.j == sp.j + 1 for o in base_at.get(sp.j, [])
+            ):  # a model named after a place: هيونداي توسان
+                add("PRODUCT", sp.i, sp.j + 1, 0)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1100,12 +1246,25 @@ class Recognizer:
                 spans[:] = [o for o in spans if not (o.type == "NORP" and q < o.i and o.j <= end)]
                 add("GPE", q, end, 0)
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
-        # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري)
+        # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a
+        # kinship noun with its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
-        for sp in [s for s in spans if s.type == "OCC"]:
-            j = sp.j
-            if j >= n or not (keys[sp.i].startswith(("ال", "وال", "بال", "لل")) or j in nisba_ends or sp.j - sp.i > 1):
-                continue
+        anchors = [
+            s.j
+            for s in spans
+            if s.type == "OCC"
+            and s.j < n
+            and (keys[s.i].startswith(("ال", "وال", "بال", "لل")) or s.j in nisba_ends or s.j - s.i > 1)
+            and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
+        ]
+        anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
+        regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
+        # a family name already read in the sentence continues a name (فهد الراشد … نجله عبد العزيز الراشد)
+        families: dict[str, list[int]] = {}
+        for sp in spans:
+            if sp.type == "PERS" and sp.j - sp.i >= 2:
+                families.setdefault(keys[sp.j - 1], []).append(sp.i)
+        for j in sorted(set(anchors)):
             known = [o for o in base_at.get(j, []) if o.type == "PERS"]
             if known:
                 start_end = max(o.j for o in known)
@@ -1114,30 +1273,133 @@ class Recognizer:
                     if any(o.type == "GPE" and o.j == e + 1 for o in base_at.get(e, [])):
                         add("PERS", j, e + 1, 1)  # الفنان أحمد بنيس: a place's name as a family name
                         continue
-                while e < n and e - j < 4 and self._family_word(keys, toks, e):
+                    if self._foreign_word(keys, toks, e) and not self._adjective_next(keys, toks, e):
+                        e += 1  # a listed first name and a transliterated family name: وولي سوينكا
+                elif (
+                    start_end == j + 1 and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, []))
+                ):
+                    e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+                while (
+                    e < n
+                    and e - j < 4
+                    and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
+                ):
                     e += 1
+                if e < n and keys[e] in REGNAL and j in regnal_after:
+                    e += 1  # الأمير رينيه الثالث
                 if e > start_end:
                     add("PERS", j, e, 1)
                 continue
             lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
             if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
                 continue  # فلاديمير بوتين: a city's name that is also a first name
-            if keys[j].startswith("ال") or not (lone_place or self._plain_word(keys, toks, j)):
+            if _definite(toks[j].text, keys[j]):
                 continue
-            if keys[j][:1] in "يت" and len(keys[j]) >= 4 and keys[j] not in self._name_part:
+            if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
+                pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
+            elif (
+                len(keys[j]) == 2
+                and toks[j].kind == "word"
+                and keys[j] not in self._stop
+                and j + 1 < n
+                and self._plain_word(keys, toks, j + 1)
+                and not self._verb_like(keys, j + 1)
+            ):
+                pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
+            elif not (lone_place or self._plain_word(keys, toks, j)):
+                # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
+                if not (
+                    self._foreign_word(keys, toks, j)
+                    and j + 1 < n
+                    and (
+                        (
+                            self._foreign_word(keys, toks, j + 1)
+                            and (keys[j + 1][:1] not in "يت" or keys[j + 1] in families)  # ظهيرا ينص
+                        )
+                        or keys[j + 1] in NAME_LINKS
+                    )
+                ):
+                    continue
+            if self._verb_like(keys, j):
                 continue  # a verb, not a name: الرئيس يزور
             e = j + 1
-            while e < n and e - j < 3:
-                if keys[e] in ("ابو", "بن", "ابن", "بنت", "دا", "دي") and e + 1 < n and toks[e + 1].kind == "word":
-                    e += 2  # محمد أبو سلمية, نيمار دا سيلفا
-                elif self._plain_word(keys, toks, e) and (
-                    e - j < 2 or keys[e] in self._name_part or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+            words = 1
+            while e < n and words < 3:
+                if any(not j <= x <= e for x in families.get(keys[e], ())):
+                    e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
+                    words += 1
+                elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
+                    e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+                    words += 1
+                elif keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
+                    f = e + 1
+                    while f + 1 < n and keys[f] in NAME_LINKS and toks[f + 1].kind == "word":
+                        f += 1  # أورسولا فون دير لاين
+                    e = f + 1  # محمد أبو سلمية, نيمار دا سيلفا
+                    words += 1
+                elif (
+                    self._plain_word(keys, toks, e)
+                    and not self._verb_like(keys, e)
+                    and (
+                        words < 2
+                        or keys[e] in self._name_part
+                        or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                        or (  # a transliterated middle name: غابرييل غارسيا ماركيز
+                            words == 2
+                            and e - j == 2
+                            and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
+                            and not keys[e - 1].endswith("اا")
+                            and not keys[e].startswith(("ل", "ب", "و", "ف"))
+                        )
+                    )
                 ):
                     e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
+                    words += 1
+                elif (
+                    words < 2
+                    and not self._verb_like(keys, e)
+                    and self._foreign_word(keys, toks, e)
+                    and not self._adjective_next(keys, toks, e)
+                ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
+                    e += 1  # a transliterated family name: وولي سوينكا, وانغ يي, يون جونغ سو
+                    words += 1
                 else:
                     break
+            if e < n and keys[e] in REGNAL and j in regnal_after:
+                e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
         return spans
+
+    def _foreign_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """An unlisted word that may be a transliterated name: a plain word, or one ending in ا (غارسيا, سوينكا)
+        that no list knows as a head, month or place."""
+        if j >= len(keys):
+            return False
+        k = keys[j]
+        if self._plain_word(keys, toks, j):
+            return True
+        return (
+            toks[j].kind == "word"
+            and k.endswith("ا")
+            and self._plain_word(keys, toks, j, accusative=True)
+            and not k.startswith("و")
+            and not _definite(toks[j].text, k)
+        )
+
+    def _verb_like(self, keys: list[str], j: int) -> bool:
+        """A present-tense verb, with or without و/ف (يزور, ويقيم, تستمر): never a part of a name."""
+        k = keys[j]
+        if k in self._name_part:
+            return False
+        if (k[:2] == "سي" or (k[:2] == "ست" and k[2:3] != "ي")) and len(k) >= 5:
+            return True  # a future: سيلعب, ستشارك (but ستيفان is a name)
+        return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if not p or k[:1] == "و")
+
+    @staticmethod
+    def _adjective_next(keys: list[str], toks: list[Token], j: int) -> bool:
+        """The word after token j agrees with it as an indefinite adjective (اتصالا هاتفيا, بيانا رسميا): token
+        j is then a noun, not a name."""
+        return j + 1 < len(keys) and toks[j + 1].kind == "word" and keys[j + 1].endswith(("يا", "ا"))
 
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a

@@ -11,8 +11,10 @@ empty trigger means adjacency. Verb-first sentences: a ``between`` trigger may a
 its verb may and its preposition stand between (ولد الشاعر محمود درويش في البروة). A trigger's last preposition
 may be the object's clitic (يقع في الرباط / … بالرباط; التابعة ل / لمجموعة زين). A trigger may narrow the
 subject's or object's type or first word (``subject_heads``: an institution such as جامعة is ``located_in`` a
-city, an organisation has its ``headquarters`` there); a ``topic`` trigger (a possessive pronoun: موقعها) takes the
-sentence's first entity of that type, at any distance. A candidate is kept only when the subject's type is in the
+city, an organisation has its ``headquarters`` there), or want a subject without a nisba inside
+(``plain_subject``: شركة سامسونج الكورية في الرياض is where it acts, not where it sits); a ``topic`` trigger (a
+possessive pronoun: موقعها، مقرها) takes the entity before it when that is the sentence's first of its type, at any
+distance. A candidate is kept only when the subject's type is in the
 predicate's domain and the object's type in its range: no relation ever breaks domain → range. An entity inside
 another one's name (the PERS خالد in مطار الملك خالد الدولي) is related to its whole by the nesting rules only.
 Nesting rules read relations off nested entities (EVENT ⊃ city → event_location, PRODUCT ⊃ maker → produces,
@@ -109,6 +111,9 @@ class Trigger:
     object_heads: frozenset[str] | None = None  # the object's first word must be one of these (clitics aside)
     not_object_heads: frozenset[str] = frozenset()  # … and must not be one of these
     topic: bool = False  # a possessive pronoun (موقعها): the first entity of its type, at any distance
+    # the subject holds no nisba: an organisation named with its country's (أرامكو السعودية في عمان) acts in the
+    # city after في rather than sitting there
+    plain_subject: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +200,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 _words(t["object_heads"]) if "object_heads" in t else None,
                 _words(t.get("not_object_heads", "")),
                 bool(t.get("topic", False)),
+                bool(t.get("plain_subject", False)),
             )
             for t in p["triggers"]
         )
@@ -533,9 +539,14 @@ class RelationExtractor:
                             continue
                         if _head_in(head, t.not_object_heads):
                             continue
+                        if t.plain_subject and any(
+                            e.type == "NORP" and subj.first <= e.first and e.last <= subj.last for e in ents
+                        ):
+                            continue
                         if t.topic:
-                            # the pronoun refers to the sentence's first entity of that type
-                            far = a if t.order == "os" else b
+                            # the pronoun refers to the entity before it, the sentence's first of its type (سكانها: the
+                            # city; مقرها: the organisation)
+                            far = a
                             if any(e.type == far.type and e.start < far.start for e in args):
                                 continue
                         elif inside & (p.range if t.order == "so" else p.domain):
@@ -549,6 +560,12 @@ class RelationExtractor:
                             and self._nearer_subject(t, a, b, ents, loose_words)
                         ):
                             continue
+                        if not t.words and gap == 0 and p.name == "holds_position" and t.order == "so":
+                            if any(
+                                e is not subj and e.first >= obj.last
+                                for e in self._title_holders(obj, ents, loose_words)
+                            ):
+                                continue  # … محمود عباس وزير الخارجية أيمن الصفدي: the title is the next name's
                         if not t.words and gap == 0 and p.name == "holds_position":
                             title = obj
                             if self._honorific(title, loose_words) and any(
