@@ -1,4 +1,5 @@
-"""The unseen test sets (issue 5): tests/gold/ner_test.jsonl and relations_test.jsonl.
+"""The unseen test sets (issue 5): tests/gold/ner_test.jsonl and relations_test.jsonl, and the second pair
+ner_test2.jsonl and relations_test2.jsonl (written blind; checked for how it is built, not yet scored here).
 
 Written after the recognizer and the extractor, and never read while building or tuning them, so their scores
 are the project's honest figures. The floors are the figures measured once on them, minus 0.03, so that a
@@ -25,6 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "gold"
 NER_TEST = GOLD / "ner_test.jsonl"
 RELATIONS_TEST = GOLD / "relations_test.jsonl"
+# The second unseen pair, written blind; no floor here until it has been measured once.
+NER_TEST2 = GOLD / "ner_test2.jsonl"
+RELATIONS_TEST2 = GOLD / "relations_test2.jsonl"
 NER_F1_FLOOR = 0.808
 RELATIONS_GOLD_ENTITIES_F1_FLOOR = 0.740
 RELATIONS_SYSTEM_ENTITIES_F1_FLOOR = 0.499
@@ -38,18 +42,22 @@ def _ner_gold_script() -> ModuleType:
     return module
 
 
-def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path) -> None:
+@pytest.mark.parametrize("suffix", ["test", "test2"])
+def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path, suffix: str) -> None:
     module = _ner_gold_script()
+    ner_src, rel_src = f"ner_{suffix}.txt", f"relations_{suffix}.txt"
+    ner_out, rel_out = f"ner_{suffix}.jsonl", f"relations_{suffix}.jsonl"
+    assert (ner_src, ner_out, rel_src, rel_out, None) in module.SETS  # `ner_gold.py build` builds it too
     (tmp_path / "src").mkdir()
-    for name in ("ner_test.txt", "relations_test.txt"):
+    for name in (ner_src, rel_src):
         shutil.copy(GOLD / "src" / name, tmp_path / "src" / name)
     shutil.copy(GOLD / "relation_inventory.json", tmp_path / "relation_inventory.json")
     module.GOLD = tmp_path
-    module.build_set("ner_test.txt", "ner_test.jsonl", "relations_test.txt", "relations_test.jsonl")
-    for name in ("ner_test.jsonl", "relations_test.jsonl"):
+    module.build_set(ner_src, ner_out, rel_src, rel_out)
+    for name in (ner_out, rel_out):
         assert (tmp_path / name).read_text(encoding="utf-8") == (GOLD / name).read_text(encoding="utf-8"), name
     errors: list[str] = []
-    module.check_set("ner_test.jsonl", "relations_test.jsonl", None, errors)
+    module.check_set(ner_out, rel_out, None, errors)
     assert errors == []
 
 
@@ -83,6 +91,22 @@ def test_the_test_sets_have_their_size_and_share_no_sentence_with_the_developmen
     )
     seen = set()
     for name in development:
+        seen |= {r["text"] for r in read_gold(GOLD / name)}
+    assert not seen & {r["text"] for r in ner}
+
+
+def test_the_second_test_sets_have_their_size_and_cover_every_type_and_predicate() -> None:
+    ner = read_gold(NER_TEST2)
+    relations = read_gold(RELATIONS_TEST2)
+    assert len(ner) == 86 and sum(len(r["entities"]) for r in ner) == 788
+    assert len(relations) == 86 and sum(len(r["relations"]) for r in relations) == 356
+    assert {r["text"] for r in relations} <= {r["text"] for r in ner}
+    assert {e["type"] for r in ner for e in r["entities"]} == _ner_gold_script().TYPES
+    inventory = {p["predicate"] for p in json.loads((GOLD / "relation_inventory.json").read_text(encoding="utf-8"))}
+    assert {x["predicate"] for r in relations for x in r["relations"]} == inventory
+    earlier = ("ner_msa.jsonl", "ner_dev.jsonl", "ner_test.jsonl", "relations.jsonl", "relations_dev.jsonl")
+    seen = set()
+    for name in (*earlier, "relations_dev_more.jsonl", "relations_test.jsonl"):
         seen |= {r["text"] for r in read_gold(GOLD / name)}
     assert not seen & {r["text"] for r in ner}
 
