@@ -11,7 +11,6 @@ from typing import Any
 import orjson
 import pytest
 from blacksheep import Application
-
 from tahqiq.access import keys
 from tahqiq.app import create_app
 from tahqiq.config import Settings
@@ -64,7 +63,8 @@ def chunk(body: bytes, more: bool) -> dict[str, Any]:
 
 
 async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
-    headers = [(b"host", b"testserver"), (b"content-type", b"application/json"), (b"x-service-app-key", app_key.encode())]
+    headers = [(b"host", b"testserver"), (b"content-type", b"application/json")]
+    headers.append((b"x-service-app-key", app_key.encode()))
     if length is not None:
         headers.append((b"content-length", str(length).encode()))
     scope = {
@@ -166,4 +166,3 @@ async def test_handlers_are_called_unwrapped(served: tuple[Application, str]) ->
     for handler in handlers:
         assert not hasattr(handler, "__wrapped__"), handler
         assert handler.__qualname__.endswith(".run"), handler.__qualname__
-
