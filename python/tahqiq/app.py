@@ -16,6 +16,8 @@ from typing import Any
 
 import orjson
 from blacksheep import Application, Content, Request, Response
+from blacksheep.contents import ASGIContent
+from blacksheep.exceptions import MessageAborted
 from blacksheep.server.routing import Router
 
 from tahqiq import __version__
@@ -42,21 +44,41 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refusing (413) anything over `limit` bytes before reading it all."""
+    """The request body, refusing (413) anything over `limit` bytes before reading it all.
+
+    Reads the ASGI messages itself and stops once the declared Content-Length has arrived: granian sends a
+    small body as one message marked `more_body` and then an empty last message, and waiting for that one
+    (as `Request.read()` does) costs another hand-off between granian's runtime thread and the event loop, about
+    a sixth of a small POST's time on two cores. This is the only reader of request bodies in the service.
+    """
     declared = request.get_first_header(b"content-length")
+    expected = -1
     if declared is not None and declared.isdigit():
-        if int(declared) > limit:
-            raise Problem("payload-too-large", f"the body is {int(declared)} bytes; the limit is {limit} bytes")
-        return await request.read() or b""  # the declared length is within the limit: one read, no loop
+        expected = int(declared)
+        if expected > limit:
+            raise Problem("payload-too-large", f"the body is {expected} bytes; the limit is {limit} bytes")
+        if expected == 0:
+            return b""
+    content = request.content
+    if not isinstance(content, ASGIContent):  # a body BlackSheep already holds (not from a server)
+        body = await request.read() or b""
+        if len(body) > limit:
+            raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
+        return body
+    receive = content.receive
     chunks = []
     size = 0
-    stream: Any = request.stream()  # an async generator (BlackSheep's annotation says otherwise)
-    async for chunk in stream:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise MessageAborted()  # type: ignore[no-untyped-call]  # BlackSheep's own error for this; its stub has no __init__
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
         chunks.append(chunk)
-    return b"".join(chunks)
+        if size == expected or not message.get("more_body"):
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def header(request: Request, name: bytes) -> str | None:
@@ -69,8 +91,16 @@ def route_value(request: Request, name: str) -> str:
 
 
 def render(reply: Reply) -> Response:
-    headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
+    headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()] if reply.headers else None
     return Response(reply.status, headers, Content(JSON, reply.body))
+
+
+def routed(run: Handler) -> Handler:
+    """`run` with the Response class itself as its return annotation. BlackSheep calls a handler unwrapped only
+    when that annotation is the class, and this module's annotations are strings (PEP 563): without this, every
+    request went through two more coroutines, each calling `ensure_response`."""
+    run.__annotations__["return"] = Response
+    return run
 
 
 class Service:
@@ -141,7 +171,7 @@ class Service:
                 log.exception("unhandled error on %s %s", request.method, request.path)
                 return self.problem(request, Problem("internal-error", "the service failed; retry later"))
 
-        return run
+        return routed(run)
 
     @staticmethod
     def raw(handler: Handler) -> Handler:
@@ -150,12 +180,12 @@ class Service:
         async def run(request: Request) -> Response:
             return await handler(request)
 
-        return run
+        return routed(run)
 
     # Handlers -------------------------------------------------------------------------------------
 
-    async def body(self, request: Request) -> bytes:
-        return await read_body(request, self.settings.max_body_bytes)
+    def body(self, request: Request) -> Awaitable[bytes]:
+        return read_body(request, self.settings.max_body_bytes)  # the coroutine itself: one frame less per request
 
     async def mint(self, request: Request) -> Reply:
         body = await self.body(request)
@@ -340,7 +370,7 @@ class Service:
 def create_app(settings: Settings, store: Store | None = None) -> Application:
     """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL."""
     service = Service(settings, store or open_store(settings.database_url))
-    app = Application()
+    app = Application(router=Router())  # its own: a second app in one process (tests) shares no routes
     service.router = app.router
     app.on_start += service.start
     app.on_stop += service.stop

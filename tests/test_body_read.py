@@ -1,0 +1,168 @@
+"""How the app reads request bodies and calls its handlers, in process through the ASGI interface with fake
+`receive` callables that say what the server sends (granian: a small body with `more_body` true, then an
+empty last message; uvicorn: one message). Real servers are exercised by test_bad_input and test_access_e2e."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import orjson
+import pytest
+from blacksheep import Application
+from tahqiq.access import keys
+from tahqiq.app import create_app
+from tahqiq.config import Settings
+from tahqiq.store import open_store
+
+FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
+VERIFY = "/agents/access-core/verify-identity"
+LIMIT = 1024
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[Application, str]]:
+    store = open_store("sqlite:///:memory:")
+    await store.open()
+    await store.migrate()
+    app_key = keys.new_secret(keys.APP_KEY_PREFIX)
+    await store.create_app(FIRST_PARTY, "platform", keys.key_hash(app_key), "p", time.time())
+    settings = Settings(
+        database_url="sqlite:///:memory:",
+        secret_key=bytes(32),
+        first_party_app_id=FIRST_PARTY,
+        areas=("agents",),
+        max_body_bytes=LIMIT,
+    )
+    app = create_app(settings, store)
+    await app.start()
+    try:
+        yield app, app_key
+    finally:
+        await app.stop()
+
+
+class Messages:
+    """A `receive` that hands out the given messages and fails the request if asked for more."""
+
+    def __init__(self, *messages: dict[str, Any]) -> None:
+        self.messages = list(messages)
+        self.calls = 0
+
+    async def __call__(self) -> dict[str, Any]:
+        self.calls += 1
+        if not self.messages:
+            raise AssertionError("receive() called after the last message the test provides")
+        return self.messages.pop(0)
+
+
+def chunk(body: bytes, more: bool) -> dict[str, Any]:
+    return {"type": "http.request", "body": body, "more_body": more}
+
+
+async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
+    headers = [(b"host", b"testserver"), (b"content-type", b"application/json")]
+    headers.append((b"x-service-app-key", app_key.encode()))
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": VERIFY,
+        "raw_path": VERIFY.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 40000),
+        "server": ("127.0.0.1", 8000),
+    }
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    status = sent[0]["status"]
+    body = b"".join(m.get("body", b"") for m in sent[1:])
+    return status, orjson.loads(body)
+
+
+BODY = b'{"token": "not-a-jwt"}'
+
+
+async def test_declared_length_arrived_is_the_whole_body(served: tuple[Application, str]) -> None:
+    """granian's first message carries the body and `more_body`; the empty last one is not waited for."""
+    app, app_key = served
+    receive = Messages(chunk(BODY, True))
+    status, answer = await post(app, app_key, receive, len(BODY))
+    assert status == 200, answer
+    assert answer["success"] is False and answer["error_code"] == "AUTH_INVALID"  # the token was read and judged
+    assert receive.calls == 1
+
+
+async def test_declared_length_in_several_messages(served: tuple[Application, str]) -> None:
+    app, app_key = served
+    receive = Messages(chunk(BODY[:5], True), chunk(BODY[5:12], True), chunk(BODY[12:], True))
+    status, answer = await post(app, app_key, receive, len(BODY))
+    assert status == 200 and answer["error_code"] == "AUTH_INVALID", answer
+    assert receive.calls == 3
+
+
+@pytest.mark.parametrize("last_empty", [True, False])
+async def test_without_length_reads_to_the_last_message(served: tuple[Application, str], last_empty: bool) -> None:
+    app, app_key = served
+    messages = [chunk(BODY[:7], True), chunk(BODY[7:], last_empty)]
+    if last_empty:
+        messages.append(chunk(b"", False))
+    receive = Messages(*messages)
+    status, answer = await post(app, app_key, receive, None)
+    assert status == 200 and answer["error_code"] == "AUTH_INVALID", answer
+    assert receive.calls == len(messages)
+
+
+async def test_one_message_without_more_body(served: tuple[Application, str]) -> None:
+    """uvicorn's way: the whole body in one message marked as the last."""
+    app, app_key = served
+    receive = Messages(chunk(BODY, False))
+    status, answer = await post(app, app_key, receive, len(BODY))
+    assert status == 200 and answer["error_code"] == "AUTH_INVALID", answer
+
+
+async def test_zero_length_reads_nothing(served: tuple[Application, str]) -> None:
+    app, app_key = served
+    receive = Messages()
+    status, answer = await post(app, app_key, receive, 0)
+    assert status == 422 and answer["error_code"] == "VALIDATION_ERROR", answer
+    assert receive.calls == 0
+
+
+async def test_oversized_stream_stops_at_the_limit(served: tuple[Application, str]) -> None:
+    app, app_key = served
+    piece = b"x" * (LIMIT // 2 + 1)
+    receive = Messages(chunk(piece, True), chunk(piece, True), chunk(piece, False))
+    status, answer = await post(app, app_key, receive, None)
+    assert status == 413 and answer["error_code"] == "PAYLOAD_TOO_LARGE", answer
+    assert receive.calls == 2  # refused as soon as the limit is passed, the rest never read
+
+
+async def test_oversized_declared_length_reads_nothing(served: tuple[Application, str]) -> None:
+    app, app_key = served
+    receive = Messages()
+    status, answer = await post(app, app_key, receive, LIMIT + 1)
+    assert status == 413 and str(LIMIT) in answer["detail"], answer
+    assert receive.calls == 0
+
+
+async def test_handlers_are_called_unwrapped(served: tuple[Application, str]) -> None:
+    """BlackSheep wraps a handler whose return annotation is not the Response class (two coroutines more per
+    request); every route of the app is called as it is."""
+    app, _ = served
+    handlers = [route.handler for routes in app.router.routes.values() for route in routes]
+    assert len(handlers) >= 10
+    for handler in handlers:
+        assert not hasattr(handler, "__wrapped__"), handler
+        assert handler.__qualname__.endswith(".run"), handler.__qualname__
