@@ -36,7 +36,6 @@ from tahqiq.store.protocol import (
     AgentStatus,
     AlreadyExists,
     App,
-    Applied,
     Artifact,
     Claim,
     ClaimStatus,
@@ -467,53 +466,96 @@ class SqliteStore:
         return {int(row[0]) for row in rows}
 
     async def process_next(self, handler: SubmissionHandler, now: float) -> Submission | None:
+        taken = await self.process_batch(handler, now, 1)
+        return taken[0] if taken else None
+
+    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
         async with self._lock:
-            taken = await self._in_writer(self._take)
-            if taken is None:
-                return None
-            tx = _SqliteTx(self)
+            taken, next_ids = await self._in_writer(partial(self._take, limit))
+            if not taken:
+                return []
             try:
-                applied = await handler(tx, taken)
-                tx.closed = True
-                await self._in_writer(partial(self._finish, taken.submission_id, applied, now))
+
+                async def load(claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
+                    return await self._in_writer(partial(self._load_claim, claim_id))
+
+                async def allocate(kind: str, count: int) -> list[int]:
+                    # We hold the write lock: no one else can take these ids before we commit.
+                    first = next_ids[kind]
+                    next_ids[kind] = first + count
+                    return list(range(first, first + count))
+
+                tx = c.BatchTx(load, allocate, len(taken))
+                outcomes: list[tuple[str | None, float, str, str]] = []
+                for submission in taken:
+                    tx.begin()
+                    try:
+                        applied = await handler(tx, submission)
+                    finally:
+                        tx.open = False
+                    tx.finish(keep=applied.rejected_reason is None)
+                    status = "processed" if applied.rejected_reason is None else "rejected"
+                    outcomes.append((applied.rejected_reason, now, status, submission.submission_id))
+                await self._in_writer(partial(self._write_batch, tx.kept, outcomes))
             except BaseException:
-                tx.closed = True
                 # The writer thread is FIFO: this rollback runs before any later write, even when cancelled.
                 await asyncio.shield(self._in_writer(self._abandon))
                 raise
             return taken
 
-    def _take(self) -> Submission | None:
+    def _take(self, limit: int) -> tuple[list[Submission], dict[str, int]]:
         conn = self._writer()
         conn.execute("BEGIN IMMEDIATE")
         try:
-            row = _one(
+            rows = _rows(
                 conn,
                 f"SELECT {c.SUBMISSION_COLUMNS} FROM submissions WHERE status = 'accepted' "
-                "ORDER BY created_at, rowid LIMIT 1",
+                "ORDER BY created_at, rowid LIMIT ?",
+                (limit,),
             )
-            if row is None:
+            if not rows:
                 conn.execute("ROLLBACK")
-                return None
-            conn.execute("SAVEPOINT handler")
-            return c.submission(row)
+                return [], {}
+            next_ids = {}
+            for table, column in (("claims", "claim_id"), ("artifacts", "artifact_id")):
+                # AUTOINCREMENT never reuses an id: the next is above both the largest used and the largest present.
+                row = _one(
+                    conn,
+                    f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), "
+                    f"coalesce((SELECT max({column}) FROM {table}), 0)) + 1",
+                    (table,),
+                )
+                assert row is not None
+                next_ids[table] = int(row[0])
+            return [c.submission(row) for row in rows], next_ids
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
 
-    def _finish(self, submission_id: str, applied: Applied, now: float) -> None:
+    def _load_claim(self, claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
         conn = self._writer()
-        if applied.rejected_reason is None:
-            conn.execute("RELEASE handler")
-            status = "processed"
-        else:
-            conn.execute("ROLLBACK TO handler")
-            conn.execute("RELEASE handler")
-            status = "rejected"
-        conn.execute(
-            "UPDATE submissions SET status = ?, reason = ?, processed_at = ? WHERE submission_id = ?",
-            (status, applied.rejected_reason, now, submission_id),
+        row = _one(conn, "SELECT status FROM claims WHERE claim_id = ?", (claim_id,))
+        if row is None:
+            return None, set()
+        roles = _rows(conn, "SELECT DISTINCT role_id FROM artifacts WHERE claim_id = ?", (claim_id,))
+        return row[0], {role[0] for role in roles}
+
+    def _write_batch(self, kept: c.BatchWrites, outcomes: list[tuple[str | None, float, str, str]]) -> None:
+        conn = self._writer()
+        conn.executemany(
+            "INSERT INTO claims (claim_id, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+            [(claim_id, *claim) for claim_id, claim in kept.new_claims.items()],
+        )
+        conn.executemany(
+            f"INSERT INTO artifacts ({c.ARTIFACT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", kept.artifacts
+        )
+        conn.executemany(
+            "UPDATE claims SET status = ?, updated_at = ? WHERE claim_id = ?",
+            [(status, at, claim_id) for claim_id, (status, at) in kept.statuses.items()],
+        )
+        conn.executemany(
+            "UPDATE submissions SET reason = ?, processed_at = ?, status = ? WHERE submission_id = ?", outcomes
         )
         conn.execute("COMMIT")
 
@@ -570,73 +612,3 @@ class SqliteStore:
             conn.execute("DELETE FROM rate_windows WHERE ends_at <= ?", (now,))
 
         await self._write(run)
-
-
-class _SqliteTx:
-    """The handler's view of the open `process_next` transaction (valid only while the handler runs)."""
-
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-        self.closed = False
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        if self.closed:
-            raise RuntimeError("the processing transaction is over")
-        store = self._store
-        return await store._in_writer(partial(fn, store._writer()))
-
-    async def claim_status(self, claim_id: int) -> ClaimStatus | None:
-        if not c.fits_int64(claim_id):
-            return None
-        row = await self._run(partial(_one, sql="SELECT status FROM claims WHERE claim_id = ?", params=(claim_id,)))
-        return row[0] if row else None
-
-    async def insert_claim(self, text: str, now: float) -> int:
-        def run(conn: sqlite3.Connection) -> int:
-            row = _one(
-                conn,
-                "INSERT INTO claims (text, status, created_at, updated_at) "
-                "VALUES (?, 'pending_evidence', ?, ?) RETURNING claim_id",
-                (text, now, now),
-            )
-            assert row is not None
-            return int(row[0])
-
-        return await self._run(run)
-
-    async def set_claim_status(self, claim_id: int, status: ClaimStatus, now: float) -> None:
-        def run(conn: sqlite3.Connection) -> None:
-            conn.execute("UPDATE claims SET status = ?, updated_at = ? WHERE claim_id = ?", (status, now, claim_id))
-
-        await self._run(run)
-
-    async def insert_artifact(self, claim_id: int, submission: Submission, content: dict[str, Any], now: float) -> int:
-        text = c.dumps(content)
-
-        def run(conn: sqlite3.Connection) -> int:
-            row = _one(
-                conn,
-                "INSERT INTO artifacts (claim_id, role_id, agent_id, submission_id, work_type, content, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING artifact_id",
-                (
-                    claim_id,
-                    submission.role_id,
-                    submission.agent_id,
-                    submission.submission_id,
-                    submission.work_type,
-                    text,
-                    now,
-                ),
-            )
-            assert row is not None
-            return int(row[0])
-
-        return await self._run(run)
-
-    async def artifact_roles(self, claim_id: int) -> set[str]:
-        if not c.fits_int64(claim_id):
-            return set()
-        rows = await self._run(
-            partial(_rows, sql="SELECT DISTINCT role_id FROM artifacts WHERE claim_id = ?", params=(claim_id,))
-        )
-        return {row[0] for row in rows}
