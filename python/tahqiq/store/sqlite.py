@@ -23,6 +23,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -55,15 +56,8 @@ Row = tuple[Any, ...]
 Synchronous = Literal["FULL", "NORMAL", "EXTRA"]
 ReadMode = Literal["direct", "thread"]
 
+ACCEPT_BATCH_MAX = 256
 _UNIQUE_ERRORS = {"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"}
-
-
-class _Rollback(Exception):
-    """Raised inside a write transaction to roll it back and still answer `value`."""
-
-    def __init__(self, value: object) -> None:
-        super().__init__()
-        self.value = value
 
 
 def _rows(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -103,6 +97,50 @@ _AUTH_STATE = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class _Accept:
+    new: NewSubmission
+    key: str
+    fingerprint: str
+    payload: str  # the payload as JSON text
+    rate: RateLimit
+    now: float
+
+
+def _accept_batch(batch: list[_Accept], conn: sqlite3.Connection) -> list[AcceptOutcome]:
+    """Each accept in turn, as if alone, in the one transaction of the batch (the batch has each key once)."""
+    return [_accept_one(a, conn) for a in batch]
+
+
+def _accept_one(a: _Accept, conn: sqlite3.Connection) -> AcceptOutcome:
+    new = a.new
+    seen = _one(
+        conn,
+        "SELECT fingerprint, status, body FROM idempotency_keys WHERE agent_id = ? AND key = ?",
+        (new.agent_id, a.key),
+    )
+    if seen is not None:
+        return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == a.fingerprint else KeyReused()
+    bucket = f"submit:{new.agent_id}"
+    decision = _count_rate(conn, bucket, a.rate, a.now)
+    if not decision.allowed:  # a 429 costs nothing: the unit goes back
+        conn.execute(
+            "UPDATE rate_windows SET count = count - 1 WHERE bucket = ? AND window_start = ?",
+            (bucket, c.window(a.rate, a.now)[0]),
+        )
+        return RateLimited(decision)
+    conn.execute(
+        "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, "
+        "reason, created_at, processed_at) VALUES (?, ?, ?, ?, ?, 'accepted', NULL, ?, NULL)",
+        (new.submission_id, new.agent_id, new.role_id, new.work_type, a.payload, a.now),
+    )
+    conn.execute(
+        "INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (new.agent_id, a.key, a.fingerprint, new.response_status, new.response_body, a.now),
+    )
+    return Accepted(decision)
+
+
 class SqliteStore:
     url_scheme = "sqlite"
 
@@ -128,6 +166,9 @@ class SqliteStore:
         # any other connection (our writer, the CLI, another process) commits, so a revocation is seen at once.
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_version = -1
+        self._accepts: c.Batcher[_Accept, AcceptOutcome] = c.Batcher(
+            self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-sqlite-accepts"
+        )
 
     # Life cycle
 
@@ -148,6 +189,7 @@ class SqliteStore:
             raise
 
     async def close(self) -> None:
+        await self._accepts.close()
         pool, self._writer_pool = self._writer_pool, None
         if pool is not None:
             if self._conn is not None:
@@ -209,9 +251,6 @@ class SqliteStore:
         try:
             result = fn(conn)
             conn.execute("COMMIT")
-        except _Rollback as rollback:
-            conn.execute("ROLLBACK")
-            return rollback.value  # type: ignore[return-value]
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -422,32 +461,13 @@ class SqliteStore:
     async def accept_submission(
         self, new: NewSubmission, idempotency_key: str, fingerprint: str, rate: RateLimit, now: float
     ) -> AcceptOutcome:
-        payload = c.dumps(new.payload)
+        c.window(rate, now)  # a bad rate fails this call alone, not its batch
+        accept = _Accept(new, idempotency_key, fingerprint, c.dumps(new.payload), rate, now)
+        # Joins the next batch: one transaction and one WAL sync for every accept waiting (group commit).
+        return await self._accepts.submit(accept)
 
-        def run(conn: sqlite3.Connection) -> AcceptOutcome:
-            seen = _one(
-                conn,
-                "SELECT fingerprint, status, body FROM idempotency_keys WHERE agent_id = ? AND key = ?",
-                (new.agent_id, idempotency_key),
-            )
-            if seen is not None:
-                return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == fingerprint else KeyReused()
-            decision = _count_rate(conn, f"submit:{new.agent_id}", rate, now)
-            if not decision.allowed:
-                raise _Rollback(RateLimited(decision))  # the counted unit goes too: a 429 costs nothing
-            conn.execute(
-                "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, "
-                "reason, created_at, processed_at) VALUES (?, ?, ?, ?, ?, 'accepted', NULL, ?, NULL)",
-                (new.submission_id, new.agent_id, new.role_id, new.work_type, payload, now),
-            )
-            conn.execute(
-                "INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (new.agent_id, idempotency_key, fingerprint, new.response_status, new.response_body, now),
-            )
-            return Accepted(decision)
-
-        return await self._write(run)
+    async def _write_accepts(self, batch: list[_Accept]) -> list[AcceptOutcome]:
+        return await self._write(partial(_accept_batch, batch))
 
     async def get_submission(self, submission_id: str) -> Submission | None:
         row = await self._read_one(
