@@ -1,12 +1,19 @@
 """The shared store: PostgreSQL through an asyncpg pool, for many processes on many machines.
 
 Every method is one transaction on one pooled connection; asyncpg prepares and caches each statement per
-connection. Concurrency rests on the database alone:
+connection, and the pool does not reset sessions between uses (nothing here leaves session state). The
+submission path is built for few round trips:
+- accepts are batched (group commit): concurrent `accept_submission` calls are written by one call of
+  migration 3's `tahqiq_accept`, one round trip and one commit (one WAL flush) for the batch, and each caller
+  is answered once that commit is done;
+- the processor takes a batch (`process_batch`): its handlers' writes are kept in memory (`_common.BatchTx`) and
+  written by one statement before the commit, with ids taken from the identity sequences beforehand.
+Concurrency rests on the database alone:
 - idempotency: `INSERT ... ON CONFLICT DO NOTHING` on (agent_id, key) waits for a concurrent insert of the
-  same key to commit or roll back, so duplicates serialise whatever process they come from;
+  same key to commit or roll back, so duplicates serialise whatever process they come from; batches claim keys
+  in (agent_id, key) order, so two processes' batches cannot deadlock;
 - rate windows: one upserted row per (bucket, window), counted atomically;
-- the submission queue: `FOR UPDATE SKIP LOCKED`, the handler running inside the taking transaction under a
-  savepoint, so a rejected handler's writes go while the `rejected` status commits;
+- the submission queue: `FOR UPDATE SKIP LOCKED`, so each submission is taken by one process;
 - migrations: each in a transaction holding `pg_advisory_xact_lock`, so concurrent `migrate()` calls queue up.
 """
 

@@ -1,10 +1,11 @@
 """The embedded store: one SQLite file in WAL mode, for one serving process (plus the CLI beside it).
 
 Writes run on one connection owned by one dedicated thread, each in a `BEGIN IMMEDIATE` transaction, so
-the event loop never waits for a lock or an fsync; an asyncio.Lock keeps `process_next` (whose transaction
-spans the handler's awaits) and every other write from interleaving on that connection. Another process
-(the CLI) may write to the same file at the same time: SQLite's file locks and `busy_timeout` serialise us,
-and nothing mutable is cached in memory.
+the event loop never waits for a lock or an fsync; an asyncio.Lock keeps `process_batch` (whose transaction
+spans the handlers' awaits) and every other write from interleaving on that connection. Concurrent accepts are
+written together, one transaction and one WAL sync per batch (group commit), each answered once it is synced.
+Another process (the CLI) may write to the same file at the same time: SQLite's file locks and `busy_timeout`
+serialise us, and nothing mutable is cached in memory.
 
 Reads go, by default, to a second connection used directly on the event-loop thread: in WAL mode a reader
 never waits for a writer, and an indexed lookup takes a few microseconds, far less than a thread hop.
@@ -12,7 +13,8 @@ never waits for a writer, and an indexed lookup takes a few microseconds, far le
 Measured on the 2-core development VM (p50, 400 operations): `auth_state` 6 us read directly, 57 us through
 a reader thread; `accept_submission` 0.40 ms with synchronous=FULL, 0.14 ms with NORMAL; `process_next`
 (two claims, two artifacts) 0.73 ms with FULL. FULL is the default: with NORMAL a commit in WAL mode is not
-synced, so a submission answered 202 could be lost by a power cut, which the service promises not to do.
+synced, so a submission answered 202 could be lost by a power cut, which the service promises not to do;
+group commit spreads that sync over every accept waiting instead.
 """
 
 from __future__ import annotations
