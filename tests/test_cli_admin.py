@@ -98,7 +98,7 @@ def test_apps_and_first_party(env: dict[str, str]) -> None:
 
 
 def test_keys_tokens_and_migrate(env: dict[str, str]) -> None:
-    assert as_json(tahqiq(env, "migrate", "--json")) == {"schema_version": 2}
+    assert as_json(tahqiq(env, "migrate", "--json")) == {"schema_version": 3}
     kid = as_json(tahqiq(env, "keys", "rotate", "--json"))
     assert isinstance(kid, dict) and uuid.UUID(kid["kid"])
     jti = str(uuid.uuid4())

@@ -29,7 +29,7 @@ from tahqiq.store.sqlite import SqliteStore
 
 T0 = 1_700_000_040.0  # a multiple of 60: the start of a one-minute window
 RATE = RateLimit(limit=120, window_s=60)
-LATEST_VERSIONS = [1, 2]  # the migrations both dialects ship
+LATEST_VERSIONS = [1, 2, 3]  # the migrations both dialects ship
 LATEST = LATEST_VERSIONS[-1]
 Factory = Callable[[], Awaitable[Store]]
 
@@ -882,3 +882,181 @@ async def test_methods_refuse_to_work_on_a_closed_store(factory: Factory) -> Non
     await store.open()
     await store.create_agent("a", "A", "judge", "h", "p", T0)
     assert await store.get_agent("a") is not None
+
+
+# Batches: concurrent accepts share one transaction, the processor applies many submissions in one
+
+
+async def test_one_batch_of_accepts_gives_each_request_its_own_answer(store: Store) -> None:
+    """Concurrent accepts are written together (group commit); each still gets exactly the answer it would get
+    alone: new keys accepted up to the rate limit then refused, a stored key replayed or refused for another
+    body, the same new key twice stored once, and a refused request leaves its key free."""
+    agent_id, other = await make_agent(store), await make_agent(store)
+    rate = RateLimit(limit=4, window_s=60)
+    stored_key = uid()
+    first = new_submission(agent_id)
+    assert isinstance(await store.accept_submission(first, stored_key, "fp-first", rate, T0), Accepted)
+    twice_key = uid()
+    calls = [
+        (new_submission(agent_id), stored_key, "fp-first"),  # replay
+        (new_submission(agent_id), stored_key, "fp-changed"),  # the key used for another request
+        (new_submission(agent_id), twice_key, "fp-twice"),  # the same new key twice
+        (new_submission(agent_id), twice_key, "fp-twice"),
+        *((new_submission(agent_id), uid(), f"fp-{i}") for i in range(4)),  # 1 + 4 new keys for 3 units left
+        (new_submission(other), stored_key, "fp-other"),  # another agent: keys are per agent
+    ]
+    outcomes = await asyncio.gather(*(store.accept_submission(n, k, f, rate, T0 + 1) for n, k, f in calls))
+    assert outcomes[0] == Replayed(202, first.response_body)
+    assert outcomes[1] == KeyReused()
+    # The same new key twice: one is stored and the other replays it, unless the key lost to the rate limit,
+    # when both are refused (the second is then a new request, over the limit as well).
+    twice = outcomes[2:4]
+    if any(isinstance(o, Accepted) for o in twice):
+        winner = 2 if isinstance(twice[0], Accepted) else 3
+        assert outcomes[5 - winner] == Replayed(202, calls[winner][0].response_body)
+        fresh = [outcomes[winner], *outcomes[4:8]]
+    else:
+        assert all(isinstance(o, RateLimited) for o in twice)
+        fresh = [twice[0], *outcomes[4:8]]
+    assert isinstance(outcomes[-1], Accepted) and outcomes[-1].rate.remaining == 3
+    accepted = [o for o in fresh if isinstance(o, Accepted)]
+    refused = [o for o in fresh if isinstance(o, RateLimited)]
+    assert len(accepted) == 3 and len(refused) == 2
+    assert sorted(o.rate.remaining for o in accepted) == [0, 1, 2]
+    assert all(not o.rate.allowed and o.rate.remaining == 0 for o in refused)
+    # Exactly the accepted ones are stored; refusals cost no unit.
+    for (new, _, _), outcome in zip(calls, outcomes, strict=True):
+        assert (await store.get_submission(new.submission_id) is not None) == isinstance(outcome, Accepted)
+    assert (await store.peek_rate(f"submit:{agent_id}", rate, T0 + 1)).remaining == 0
+    # A refused key was not kept: in the next window it is accepted.
+    refused_call = next(c for c, o in zip(calls, outcomes, strict=True) if isinstance(o, RateLimited))
+    again = await store.accept_submission(refused_call[0], refused_call[1], refused_call[2], rate, T0 + 61)
+    assert isinstance(again, Accepted)
+
+
+async def test_many_concurrent_accepts_are_all_stored_once(factory: Factory) -> None:
+    one, two = await factory(), await factory()
+    agent_id = await make_agent(one)
+    news = [new_submission(agent_id) for _ in range(300)]
+    keys = [uid() for _ in news]
+    outcomes = await asyncio.gather(
+        *(
+            (one if i % 3 else two).accept_submission(n, k, "fp", RATE_HIGH, T0)
+            for i, (n, k) in enumerate(zip(news, keys, strict=True))
+        )
+    )
+    assert all(isinstance(o, Accepted) for o in outcomes)
+    assert sorted(o.rate.remaining for o in outcomes) == list(range(RATE_HIGH.limit - 300, RATE_HIGH.limit))  # type: ignore[union-attr]
+    for new in news:
+        stored = await one.get_submission(new.submission_id)
+        assert stored is not None and stored.status == "accepted"
+    replays = await asyncio.gather(
+        *(two.accept_submission(n, k, "fp", RATE_HIGH, T0 + 1) for n, k in zip(news, keys, strict=True))
+    )
+    assert replays == [Replayed(202, n.response_body) for n in news]
+
+
+RATE_HIGH = RateLimit(limit=10_000, window_s=60)
+
+
+async def test_process_batch_applies_in_order_each_seeing_the_earlier_ones(store: Store) -> None:
+    splitter = await make_agent(store)
+    seeker = await make_agent(store, "evidence_seeker")
+    critic = await make_agent(store, "methodology_critic")
+    await store.accept_submission(new_submission(splitter), uid(), "f", RATE, T0)
+    await store.process_next(split_claims, T0 + 1)
+    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    news = [
+        new_submission(splitter, {"work_type": "split", "results": [{"text": "a"}, {"text": "b"}]}),
+        new_submission(
+            seeker, {"work_type": "r", "results": [{"claim_id": claim.claim_id}]}, role_id="evidence_seeker"
+        ),
+        new_submission(seeker, {"work_type": "r", "results": [{"claim_id": 10**12}]}, role_id="evidence_seeker"),
+        new_submission(
+            critic, {"work_type": "r", "results": [{"claim_id": claim.claim_id}]}, role_id="methodology_critic"
+        ),
+        new_submission(splitter, {"work_type": "split", "results": [{"text": "c"}]}),
+    ]
+    for i, new in enumerate(news):
+        await store.accept_submission(new, uid(), "f", RATE, T0 + 2 + i)
+
+    async def apply(tx: ProcessingTx, submission: Submission) -> Applied:
+        if submission.role_id == "claim_splitter":
+            return await split_claims(tx, submission)
+        for item in submission.payload["results"]:
+            status = await tx.claim_status(item["claim_id"])
+            if status is None:
+                return Applied(rejected_reason=f"claim {item['claim_id']} does not exist")
+            await tx.insert_artifact(item["claim_id"], submission, item, T0 + 9)
+            if {"evidence_seeker", "methodology_critic"} <= await tx.artifact_roles(item["claim_id"]):
+                await tx.set_claim_status(item["claim_id"], "ready_for_verdict", T0 + 9)
+        return Applied()
+
+    taken = await store.process_batch(apply, T0 + 10, 10)
+    assert [s.submission_id for s in taken] == [n.submission_id for n in news]
+    statuses = [(await store.get_submission(n.submission_id)) for n in news]
+    assert [(s.status, s.processed_at) for s in statuses if s] == [
+        ("processed", T0 + 10),
+        ("processed", T0 + 10),
+        ("rejected", T0 + 10),
+        ("processed", T0 + 10),
+        ("processed", T0 + 10),
+    ]
+    # The seeker's artifact and the critic's, applied in one batch, moved the claim on together.
+    got = await store.get_claim(claim.claim_id)
+    assert got is not None and got.status == "ready_for_verdict"
+    assert {a.role_id for a in await store.artifacts(claim.claim_id, None)} == {
+        "claim_splitter",
+        "evidence_seeker",
+        "methodology_critic",
+    }
+    # New claims in order, with increasing ids, each with its artifact.
+    pending = await store.pending_claims("evidence_seeker", 10)
+    assert [c.text for c in pending] == ["a", "b", "c"]
+    assert [c.claim_id for c in pending] == sorted(c.claim_id for c in pending)
+    for c in pending:
+        (artifact,) = await store.artifacts(c.claim_id, None)
+        assert artifact.content == {"text": c.text}
+    assert await store.process_batch(apply, T0 + 11, 10) == []
+
+
+async def test_a_failing_handler_rolls_the_whole_batch_back(store: Store) -> None:
+    agent_id = await make_agent(store)
+    news = [new_submission(agent_id) for _ in range(3)]
+    for i, new in enumerate(news):
+        await store.accept_submission(new, uid(), "f", RATE, T0 + i)
+
+    async def explode_on_the_second(tx: ProcessingTx, submission: Submission) -> Applied:
+        if submission.submission_id == news[1].submission_id:
+            raise RuntimeError("boom")
+        return await split_claims(tx, submission)
+
+    with pytest.raises(RuntimeError, match="boom"):
+        await store.process_batch(explode_on_the_second, T0 + 5, 10)
+    for new in news:
+        still = await store.get_submission(new.submission_id)
+        assert still is not None and still.status == "accepted"
+    assert await store.pending_claims("evidence_seeker", 10) == []
+    assert len(await store.process_batch(split_claims, T0 + 6, 2)) == 2  # the limit holds
+    assert len(await store.process_batch(split_claims, T0 + 7, 10)) == 1
+    assert len(await store.pending_claims("evidence_seeker", 10)) == 3
+
+
+async def test_two_instances_processing_in_batches_apply_each_submission_once(factory: Factory) -> None:
+    one, two = await factory(), await factory()
+    agent_id = await make_agent(one)
+    news = [new_submission(agent_id) for _ in range(120)]
+    await asyncio.gather(*(one.accept_submission(n, uid(), "f", RATE_HIGH, T0) for n in news))
+    applied: list[str] = []
+
+    async def record(tx: ProcessingTx, submission: Submission) -> Applied:
+        applied.append(submission.submission_id)
+        return await split_claims(tx, submission)
+
+    async def drain(store: Store) -> None:
+        while await store.process_batch(record, T0 + 1, 16):
+            pass
+
+    await asyncio.gather(drain(one), drain(two))
+    assert sorted(applied) == sorted(n.submission_id for n in news)
+    assert len(await one.pending_claims("evidence_seeker", 500)) == 120

@@ -3,7 +3,8 @@
     pending_evidence --(an evidence_seeker and a methodology_critic artifact)--> ready_for_verdict
     ready_for_verdict --(a judge artifact)--> verdict_issued
 
-Each submission is applied in one store transaction, exactly once, by whichever process takes it first.
+Submissions are applied in batches, one store transaction each, every submission exactly once, by whichever
+process takes it first.
 A submission that cannot be applied as a whole (a claim that no longer qualifies) is `rejected` with the reason
 and leaves no artifact.
 """
@@ -22,6 +23,10 @@ from tahqiq.store.protocol import Applied, ProcessingTx, Store, Submission
 log = logging.getLogger("tahqiq.processor")
 PRUNE_EVERY_S = 60.0
 MAX_ATTEMPTS = 3
+# Submissions applied per store transaction: a batch costs a few round trips and one commit whatever its size,
+# and a queue that built up under load is worked off in large batches instead of one commit per submission.
+BATCH_SIZE = 64
+LINGER_S = 0.02  # after a partial batch, how long accepts may gather before the next
 
 
 async def apply_submission(tx: ProcessingTx, submission: Submission, now: float) -> Applied:
@@ -80,11 +85,11 @@ class Processor:
     async def drain(self) -> int:
         """Applies everything queued now; returns how many submissions it took (used by tests and the CLI)."""
         count = 0
-        while await self._step():
-            count += 1
+        while taken := await self._step():
+            count += taken
         return count
 
-    async def _step(self) -> bool:
+    async def _step(self) -> int:
         now = self._clock()
 
         async def handler(tx: ProcessingTx, submission: Submission) -> Applied:
@@ -101,16 +106,22 @@ class Processor:
                 log.exception("rejecting submission %s after %d failed attempts", submission.submission_id, failures)
                 return Applied(rejected_reason=f"could not be applied ({type(exc).__name__}); submit it again")
 
-        taken = await self._store.process_next(handler, now)
-        if taken is not None:
-            log.debug("applied submission %s", taken.submission_id)
-        return taken is not None
+        taken = await self._store.process_batch(handler, now, BATCH_SIZE)
+        for submission in taken:
+            log.debug("applied submission %s", submission.submission_id)
+        return len(taken)
 
     async def _run(self) -> None:
         while True:
             self._wake.clear()  # before looking, so an accept during the look still wakes the wait below
             try:
-                if await self._step():
+                taken = await self._step()
+                if taken >= BATCH_SIZE:
+                    continue  # more are waiting
+                if taken:
+                    # The queue is empty for now. Under load, more accepts arrive within milliseconds: letting
+                    # them gather makes the next batch large instead of taking one submission per transaction.
+                    await asyncio.sleep(LINGER_S)
                     continue
                 now = self._clock()
                 if now - self._pruned_at > PRUNE_EVERY_S:  # idle: a good moment to drop expired records

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import math
 import re
-from typing import Any, cast
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, Generic, TypeVar, cast
 
 try:
     import orjson
@@ -26,6 +29,8 @@ from tahqiq.store.protocol import (
     SubmissionStatus,
 )
 
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 _LONG_DIGITS = re.compile(r"\d{20}")
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -101,3 +106,221 @@ def submission(row: Any) -> Submission:
 
 def artifact(row: Any) -> Artifact:
     return Artifact(row[0], row[1], row[2], row[3], row[4], row[5], loads(row[6]), row[7])
+
+
+class Batcher(Generic[Item, Result]):
+    """Group commit: items queued by concurrent callers are written `max_size` at a time by `write(batch)`, one
+    transaction (and one flush to disk) per batch, and each caller gets its own item's result (or the batch's
+    exception) once that transaction is over. While a batch is being written the next one gathers, so under load
+    batches grow by themselves and when idle an item is written at once.
+
+    `key(item)` names what must not appear twice in one batch (an idempotency key): a later item with a key
+    already in the batch waits for the next one, so that it sees the earlier item's outcome as stored."""
+
+    def __init__(
+        self,
+        write: Callable[[list[Item]], Awaitable[list[Result]]],
+        key: Callable[[Item], Hashable],
+        max_size: int,
+        name: str,
+    ) -> None:
+        self._write = write
+        self._key = key
+        self._max_size = max_size
+        self._name = name
+        self._queue: list[tuple[Item, asyncio.Future[Result]]] = []
+        self._writing: list[tuple[Item, asyncio.Future[Result]]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def submit(self, item: Item) -> Result:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Result] = loop.create_future()
+        self._queue.append((item, future))
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._run(), name=self._name)
+        return await future
+
+    def _take(self) -> list[tuple[Item, asyncio.Future[Result]]]:
+        batch: list[tuple[Item, asyncio.Future[Result]]] = []
+        later: list[tuple[Item, asyncio.Future[Result]]] = []
+        keys: set[Hashable] = set()
+        for entry in self._queue:
+            if entry[1].done():  # its caller was cancelled before the write began: nothing to do for it
+                continue
+            key = self._key(entry[0])
+            if len(batch) >= self._max_size or key in keys:
+                later.append(entry)
+            else:
+                keys.add(key)
+                batch.append(entry)
+        self._queue = later
+        return batch
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch = self._writing = self._take()
+                if not batch:
+                    continue
+                try:
+                    results = await self._write([item for item, _ in batch])
+                except Exception as exc:  # the whole transaction rolled back: nothing of the batch is stored
+                    self._writing = []
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                self._writing = []
+                for (_, future), result in zip(batch, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for _, future in self._writing:  # the write was cut short: it may or may not have committed
+            if not future.done():
+                future.set_exception(RuntimeError("the store closed while this item was being written"))
+        for _, future in self._queue:
+            if not future.done():
+                future.set_exception(RuntimeError("the store closed before this item was written"))
+        self._queue, self._writing = [], []
+
+
+class BatchWrites:
+    """The writes of one or more submissions, kept in memory until the batch is written."""
+
+    __slots__ = ("artifacts", "new_claims", "roles", "statuses")
+
+    def __init__(self) -> None:
+        self.new_claims: dict[int, list[Any]] = {}  # claim_id -> [text, status, created_at, updated_at]
+        self.statuses: dict[int, tuple[ClaimStatus, float]] = {}  # status changes of claims stored before
+        self.artifacts: list[tuple[Any, ...]] = []  # rows in ARTIFACT_COLUMNS order, content as JSON text
+        self.roles: dict[int, set[str]] = {}  # claim_id -> roles of the artifacts added
+
+
+ClaimLoader = Callable[[int], Awaitable[tuple[ClaimStatus | None, set[str]]]]
+IdAllocator = Callable[[str, int], Awaitable[list[int]]]
+
+
+class BatchTx:
+    """The `ProcessingTx` of a batch of submissions applied in one transaction with few round trips.
+
+    Reads of stored claims go to the database once per claim (`load`: its status and the roles of its
+    artifacts, as of the transaction); writes are kept in memory, one layer per submission, which the store
+    writes in a few set statements at the end. A rejected submission's layer is dropped, so its writes vanish
+    as a savepoint's would; the next submission sees everything kept before it. Ids come from `allocate(kind,
+    n)` ("claims" or "artifacts"), asked for as many as the submissions left in the batch, so a batch of
+    one-item submissions needs one allocation of each kind."""
+
+    def __init__(self, load: ClaimLoader, allocate: IdAllocator, size: int) -> None:
+        self._load = load
+        self._allocate = allocate
+        self._left = size  # submissions not yet finished, the current one included
+        self._stored: dict[int, tuple[ClaimStatus | None, set[str]]] = {}
+        self._ids: dict[str, list[int]] = {"claims": [], "artifacts": []}
+        self.kept = BatchWrites()
+        self._cur = BatchWrites()
+        self.open = False
+
+    # The batch's side: one submission at a time.
+
+    def begin(self) -> None:
+        self._cur = BatchWrites()
+        self.open = True
+
+    def finish(self, keep: bool) -> None:
+        """Ends the current submission's handler: its writes are kept (processed) or dropped (rejected)."""
+        self.open = False
+        self._left -= 1
+        cur, kept = self._cur, self.kept
+        self._cur = BatchWrites()
+        if not keep:
+            return
+        kept.new_claims.update(cur.new_claims)
+        for claim_id, change in cur.statuses.items():
+            if claim_id in kept.new_claims:
+                kept.new_claims[claim_id][1] = change[0]
+                kept.new_claims[claim_id][3] = change[1]
+            else:
+                kept.statuses[claim_id] = change
+        kept.artifacts.extend(cur.artifacts)
+        for claim_id, roles in cur.roles.items():
+            kept.roles.setdefault(claim_id, set()).update(roles)
+
+    # The handler's side (ProcessingTx).
+
+    def _check(self) -> None:
+        if not self.open:
+            raise RuntimeError("the processing transaction is over")
+
+    async def _next_id(self, kind: str) -> int:
+        ids = self._ids[kind]
+        if not ids:
+            ids.extend(await self._allocate(kind, max(1, self._left)))
+        return ids.pop(0)
+
+    async def _stored_claim(self, claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
+        stored = self._stored.get(claim_id)
+        if stored is None:
+            stored = self._stored[claim_id] = await self._load(claim_id)
+        return stored
+
+    async def claim_status(self, claim_id: int) -> ClaimStatus | None:
+        self._check()
+        if not fits_int64(claim_id):
+            return None
+        for layer in (self._cur, self.kept):
+            if claim_id in layer.new_claims:
+                return cast(ClaimStatus, layer.new_claims[claim_id][1])
+            if claim_id in layer.statuses:
+                return layer.statuses[claim_id][0]
+        return (await self._stored_claim(claim_id))[0]
+
+    async def insert_claim(self, text: str, now: float) -> int:
+        self._check()
+        claim_id = await self._next_id("claims")
+        self._cur.new_claims[claim_id] = [text, "pending_evidence", now, now]
+        return claim_id
+
+    async def set_claim_status(self, claim_id: int, status: ClaimStatus, now: float) -> None:
+        self._check()
+        if claim_id in self._cur.new_claims:
+            self._cur.new_claims[claim_id][1] = status
+            self._cur.new_claims[claim_id][3] = now
+        else:
+            self._cur.statuses[claim_id] = (status, now)
+
+    async def insert_artifact(self, claim_id: int, submission: Submission, content: dict[str, Any], now: float) -> int:
+        self._check()
+        artifact_id = await self._next_id("artifacts")
+        self._cur.artifacts.append(
+            (
+                artifact_id,
+                claim_id,
+                submission.role_id,
+                submission.agent_id,
+                submission.submission_id,
+                submission.work_type,
+                dumps(content),
+                now,
+            )
+        )
+        self._cur.roles.setdefault(claim_id, set()).add(submission.role_id)
+        return artifact_id
+
+    async def artifact_roles(self, claim_id: int) -> set[str]:
+        self._check()
+        if not fits_int64(claim_id):
+            return set()
+        roles = set(self._cur.roles.get(claim_id, ())) | self.kept.roles.get(claim_id, set())
+        if claim_id not in self._cur.new_claims and claim_id not in self.kept.new_claims:
+            roles |= (await self._stored_claim(claim_id))[1]
+        return roles

@@ -1,20 +1,26 @@
 """The shared store: PostgreSQL through an asyncpg pool, for many processes on many machines.
 
 Every method is one transaction on one pooled connection; asyncpg prepares and caches each statement per
-connection. Concurrency rests on the database alone:
+connection, and the pool does not reset sessions between uses (nothing here leaves session state). The
+submission path is built for few round trips:
+- accepts are batched (group commit): concurrent `accept_submission` calls are written by one call of
+  migration 3's `tahqiq_accept`, one round trip and one commit (one WAL flush) for the batch, and each caller
+  is answered once that commit is done;
+- the processor takes a batch (`process_batch`): its handlers' writes are kept in memory (`_common.BatchTx`) and
+  written by one statement before the commit, with ids taken from the identity sequences beforehand.
+Concurrency rests on the database alone:
 - idempotency: `INSERT ... ON CONFLICT DO NOTHING` on (agent_id, key) waits for a concurrent insert of the
-  same key to commit or roll back, so duplicates serialise whatever process they come from;
+  same key to commit or roll back, so duplicates serialise whatever process they come from; batches claim keys
+  in (agent_id, key) order, so two processes' batches cannot deadlock;
 - rate windows: one upserted row per (bucket, window), counted atomically;
-- the submission queue: `FOR UPDATE SKIP LOCKED`, the handler running inside the taking transaction under a
-  savepoint, so a rejected handler's writes go while the `rejected` status commits;
+- the submission queue: `FOR UPDATE SKIP LOCKED`, so each submission is taken by one process;
 - migrations: each in a transaction holding `pg_advisory_xact_lock`, so concurrent `migrate()` calls queue up.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -54,92 +60,63 @@ _COUNT_RATE = (
 )
 
 
-# Claims the key and stores the submission in one statement: the submission row is written only when the key
-# row was (a concurrent transaction holding the key makes this wait for its end, then insert nothing).
-_ACCEPT = (
-    "WITH claimed AS (INSERT INTO idempotency_keys (agent_id, key, fingerprint, status, body, created_at) "
-    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (agent_id, key) DO NOTHING RETURNING agent_id) "
-    "INSERT INTO submissions (submission_id, agent_id, role_id, work_type, payload, status, reason, created_at, "
-    "processed_at) SELECT $7, agent_id, $8, $9, $10, 'accepted', NULL, $6, NULL FROM claimed RETURNING true"
+# One call of migration 3's function stores a whole batch of accepts: one round trip and one commit.
+_ACCEPT_BATCH = (
+    "SELECT outcome, counted, status, body FROM tahqiq_accept($1::text[], $2::text[], $3::text[], $4::integer[], "
+    "$5::bytea[], $6::text[], $7::text[], $8::text[], $9::text[], $10::float8[], $11::text[], $12::bigint[], "
+    "$13::float8[], $14::integer[])"
 )
-ACCEPT_BATCH_MAX = 128
+ACCEPT_BATCH_MAX = 256
 
 
-class _Batcher:
-    """Runs `write(batch)` for items queued by concurrent callers, a batch at a time, so that many accepts share
-    one transaction and one WAL flush. Every caller gets its own item's result (or the batch's exception)."""
-
-    def __init__(self, write: Any) -> None:
-        self._write = write
-        self._queue: list[tuple[Any, asyncio.Future[Any]]] = []
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    async def write(self, item: Any) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.append((item, future))
-        self._wake.set()
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="tahqiq-accept-batcher")
-        return await future
-
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._queue:
-                batch, self._queue = self._queue[:ACCEPT_BATCH_MAX], self._queue[ACCEPT_BATCH_MAX:]
-                try:
-                    results = await self._write([item for item, _ in batch])
-                except Exception as exc:  # the whole transaction rolled back: nothing of the batch is stored
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_exception(exc)
-                    continue
-                for (_, future), result in zip(batch, results, strict=True):
-                    if not future.done():
-                        future.set_result(result)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        for _, future in self._queue:
-            if not future.done():
-                future.set_exception(RuntimeError("the store closed before this submission was written"))
-        self._queue = []
+@dataclass(frozen=True, slots=True)
+class _Accept:
+    new: NewSubmission
+    key: str
+    fingerprint: str
+    payload: str  # the payload as JSON text
+    now: float
+    rate: RateLimit
+    window_start: int
+    ends_at: float
 
 
-_ADD_RATE = (
-    "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES ($1, $2, GREATEST($4, 0), $3) "
-    "ON CONFLICT (bucket, window_start) DO UPDATE SET count = GREATEST(rate_windows.count + $4, 0) RETURNING count"
+async def _keep_session(_conn: Any) -> None:
+    """The pool's reset between uses: nothing to undo. asyncpg's default sends `RESET ALL; UNLISTEN *; CLOSE ALL;
+    SELECT pg_advisory_unlock_all()` on every release, a round trip per use, for session state this store never
+    creates (it uses transaction-scoped settings and locks only, and listens on a connection of its own). Open
+    transactions are still rolled back by asyncpg before this runs."""
+
+
+# The state of a stored claim that applying submissions reads: its status and the roles of its artifacts.
+_LOAD_CLAIM = (
+    "SELECT status, ARRAY(SELECT DISTINCT role_id FROM artifacts WHERE claim_id = $1) FROM claims WHERE claim_id = $1"
 )
-
-
-async def _idempotency_record(conn: Any, agent_id: str, key: str, fingerprint: str) -> Replayed | KeyReused | None:
-    seen = await conn.fetchrow(
-        "SELECT fingerprint, status, body FROM idempotency_keys WHERE agent_id = $1 AND key = $2", agent_id, key
-    )
-    if seen is None:
-        return None
-    return Replayed(int(seen[1]), bytes(seen[2])) if seen[0] == fingerprint else KeyReused()
-
-
-async def _count_rate_fast(conn: Any, bucket: str, rate: RateLimit, now: float, delta: int) -> RateDecision:
-    """Adds `delta` to the bucket's current window in a transaction that commits without waiting for the WAL."""
-    start, ends_at = c.window(rate, now)
-    async with conn.transaction():
-        await conn.execute("SET LOCAL synchronous_commit = off")
-        count = await conn.fetchval(_ADD_RATE, bucket, start, ends_at, delta)
-    return c.counted(rate, int(count), ends_at, now)
-
-
-async def _count_rate(conn: Any, bucket: str, rate: RateLimit, now: float) -> RateDecision:
-    start, ends_at = c.window(rate, now)
-    count = await conn.fetchval(_COUNT_RATE, bucket, start, ends_at)
-    return c.counted(rate, int(count), ends_at, now)
+# Ids for the rows a batch inserts, from the identity sequences the columns would use themselves.
+_ALLOCATE_IDS = {
+    kind: f"SELECT array_agg(nextval(pg_get_serial_sequence('{kind}', '{column}'))) FROM generate_series(1, $1)"
+    for kind, column in (("claims", "claim_id"), ("artifacts", "artifact_id"))
+}
+# Everything a processed batch writes, in one statement: new claims, their artifacts, claims moved on, and the
+# submissions' outcomes.
+_WRITE_BATCH = """
+WITH new_claims AS (
+    INSERT INTO claims (claim_id, text, status, created_at, updated_at) OVERRIDING SYSTEM VALUE
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::float8[], $5::float8[])
+), new_artifacts AS (
+    INSERT INTO artifacts (artifact_id, claim_id, role_id, agent_id, submission_id, work_type, content, created_at)
+    OVERRIDING SYSTEM VALUE
+    SELECT * FROM unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+                         $13::float8[])
+), moved AS (
+    UPDATE claims AS cl SET status = u.status, updated_at = u.at
+    FROM unnest($14::bigint[], $15::text[], $16::float8[]) AS u(claim_id, status, at)
+    WHERE cl.claim_id = u.claim_id
+)
+UPDATE submissions AS s SET status = u.status, reason = u.reason, processed_at = $20
+FROM unnest($17::text[], $18::text[], $19::text[]) AS u(submission_id, status, reason)
+WHERE s.submission_id = u.submission_id
+"""
 
 
 class PostgresStore:
@@ -156,12 +133,14 @@ class PostgresStore:
         self._listener: Any = None
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_generation = 0
-        self._accepts = _Batcher(self._write_accepts)
+        self._accepts: c.Batcher[_Accept, Any] = c.Batcher(
+            self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-accept-batcher"
+        )
 
     async def open(self) -> None:
         if self._pool is None:
             self._pool = await asyncpg.create_pool(
-                self.dsn, min_size=self._min_size, max_size=self._max_size, command_timeout=60
+                self.dsn, min_size=self._min_size, max_size=self._max_size, command_timeout=60, reset=_keep_session
             )
         if self._listener is None:
             listener = await asyncpg.connect(self.dsn)
@@ -382,54 +361,46 @@ class PostgresStore:
     async def accept_submission(
         self, new: NewSubmission, idempotency_key: str, fingerprint: str, rate: RateLimit, now: float
     ) -> AcceptOutcome:
-        payload = c.dumps(new.payload)
-        bucket = f"submit:{new.agent_id}"
-        async with self.pool.acquire() as conn:
-            seen = await _idempotency_record(conn, new.agent_id, idempotency_key, fingerprint)
-            if seen is not None:
-                return seen  # a replay or a reused key: no rate unit spent
-            # The rate unit is counted in a transaction of its own that does not wait for the WAL flush: an
-            # agent's counter row is hot, and holding its lock across a durable commit would serialise all
-            # of that agent's submissions on fsync. A counter lost in a crash only lets a few more through.
-            decision = await _count_rate_fast(conn, bucket, rate, now, +1)
-            if not decision.allowed:
-                await _count_rate_fast(conn, bucket, rate, now, -1)  # a 429 costs nothing
-                return RateLimited(decision)
+        start, ends_at = c.window(rate, now)
+        accept = _Accept(new, idempotency_key, fingerprint, c.dumps(new.payload), now, rate, start, ends_at)
         while True:
-            # The durable write joins a batch: one transaction and one WAL flush for every accept waiting.
-            if await self._accepts.write((new, idempotency_key, fingerprint, payload, now)):
-                return Accepted(decision)
-            async with self.pool.acquire() as conn:
-                # A concurrent request with this key won: give the unit back and answer as it was answered.
-                seen = await _idempotency_record(conn, new.agent_id, idempotency_key, fingerprint)
-                if seen is not None:
-                    await _count_rate_fast(conn, bucket, rate, now, -1)
-                    return seen
-            # The record we collided with was pruned before we could read it: try again.
+            # Joins the next batch: one transaction and one WAL flush for every accept waiting (group commit).
+            outcome, number, status, body = await self._accepts.submit(accept)
+            if outcome == "accepted":
+                return Accepted(c.counted(rate, number, ends_at, now))
+            if outcome == "limited":
+                return RateLimited(c.counted(rate, number, ends_at, now))
+            if outcome == "replayed":
+                return Replayed(status, bytes(body))
+            if outcome == "reused":
+                return KeyReused()
+            # "retry": the record our key collided with was pruned before we could read it.
 
-    async def _write_accepts(self, batch: list[tuple[NewSubmission, str, str, str, float]]) -> list[bool]:
-        """Stores a batch of accepted submissions in one transaction; True where the key was ours (the submission
-        is stored), False where another request holds it (nothing stored for this one). Keys are claimed in
-        (agent, key) order, the same in every process, so batches of different processes cannot deadlock."""
-        order = sorted(range(len(batch)), key=lambda i: (batch[i][0].agent_id, batch[i][1]))
-        results = [False] * len(batch)
-        async with self.pool.acquire() as conn, conn.transaction():
-            for i in order:
-                new, key, fingerprint, payload, now = batch[i]
-                stored = await conn.fetchval(
-                    _ACCEPT,
-                    new.agent_id,
-                    key,
-                    fingerprint,
-                    new.response_status,
-                    new.response_body,
-                    now,
-                    new.submission_id,
-                    new.role_id,
-                    new.work_type,
-                    payload,
-                )
-                results[i] = stored is not None
+    async def _write_accepts(self, batch: list[_Accept]) -> list[Any]:
+        """Stores a batch of accepts in one statement (migration 3's tahqiq_accept) and one transaction. Keys go
+        in (agent, key) order, the same in every process, so batches of different processes cannot deadlock."""
+        order = sorted(range(len(batch)), key=lambda i: (batch[i].new.agent_id, batch[i].key))
+        items = [batch[i] for i in order]
+        rows = await self.pool.fetch(
+            _ACCEPT_BATCH,
+            [a.new.agent_id for a in items],
+            [a.key for a in items],
+            [a.fingerprint for a in items],
+            [a.new.response_status for a in items],
+            [a.new.response_body for a in items],
+            [a.new.submission_id for a in items],
+            [a.new.role_id for a in items],
+            [a.new.work_type for a in items],
+            [a.payload for a in items],
+            [a.now for a in items],
+            [f"submit:{a.new.agent_id}" for a in items],
+            [a.window_start for a in items],
+            [a.ends_at for a in items],
+            [a.rate.limit for a in items],
+        )
+        results: list[Any] = [None] * len(batch)
+        for i, row in zip(order, rows, strict=True):
+            results[i] = (row[0], row[1], row[2], row[3])
         return results
 
     async def get_submission(self, submission_id: str) -> Submission | None:
@@ -446,32 +417,53 @@ class PostgresStore:
         return {int(row[0]) for row in rows}
 
     async def process_next(self, handler: SubmissionHandler, now: float) -> Submission | None:
+        taken = await self.process_batch(handler, now, 1)
+        return taken[0] if taken else None
+
+    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
         async with self.pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
+            rows = await conn.fetch(
                 f"SELECT {c.SUBMISSION_COLUMNS} FROM submissions WHERE status = 'accepted' "
-                "ORDER BY created_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED"
+                "ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED",
+                limit,
             )
-            if row is None:
-                return None
-            taken = c.submission(row)
-            savepoint = conn.transaction()
-            await savepoint.start()
-            tx = _PgTx(conn)
-            try:
-                applied = await handler(tx, taken)
-            finally:
-                tx.closed = True
-            if applied.rejected_reason is None:
-                await savepoint.commit()
-                status = "processed"
-            else:
-                await savepoint.rollback()
-                status = "rejected"
+            if not rows:
+                return []
+            taken = [c.submission(row) for row in rows]
+
+            async def load(claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
+                row = await conn.fetchrow(_LOAD_CLAIM, claim_id)
+                return (None, set()) if row is None else (row[0], set(row[1]))
+
+            async def allocate(kind: str, count: int) -> list[int]:
+                return sorted(await conn.fetchval(_ALLOCATE_IDS[kind], count))
+
+            tx = c.BatchTx(load, allocate, len(taken))
+            outcomes: list[tuple[str, str, str | None]] = []
+            for submission in taken:
+                tx.begin()
+                try:
+                    applied = await handler(tx, submission)
+                finally:
+                    tx.open = False
+                tx.finish(keep=applied.rejected_reason is None)
+                status = "processed" if applied.rejected_reason is None else "rejected"
+                outcomes.append((submission.submission_id, status, applied.rejected_reason))
+            kept = tx.kept
             await conn.execute(
-                "UPDATE submissions SET status = $2, reason = $3, processed_at = $4 WHERE submission_id = $1",
-                taken.submission_id,
-                status,
-                applied.rejected_reason,
+                _WRITE_BATCH,
+                list(kept.new_claims),
+                [claim[0] for claim in kept.new_claims.values()],
+                [claim[1] for claim in kept.new_claims.values()],
+                [claim[2] for claim in kept.new_claims.values()],
+                [claim[3] for claim in kept.new_claims.values()],
+                *(list(column) for column in zip(*kept.artifacts, strict=True)) if kept.artifacts else ([],) * 8,
+                list(kept.statuses),
+                [change[0] for change in kept.statuses.values()],
+                [change[1] for change in kept.statuses.values()],
+                [outcome[0] for outcome in outcomes],
+                [outcome[1] for outcome in outcomes],
+                [outcome[2] for outcome in outcomes],
                 now,
             )
             return taken
@@ -525,56 +517,3 @@ class PostgresStore:
             await conn.execute("DELETE FROM revoked_tokens WHERE expires_at < $1", now)
             await conn.execute("DELETE FROM rate_windows WHERE ends_at <= $1", now)
         self._auth_changed()
-
-
-class _PgTx:
-    """The handler's view of the open `process_next` transaction (valid only while the handler runs)."""
-
-    def __init__(self, conn: Any) -> None:
-        self._conn = conn
-        self.closed = False
-
-    def _c(self) -> Any:
-        if self.closed:
-            raise RuntimeError("the processing transaction is over")
-        return self._conn
-
-    async def claim_status(self, claim_id: int) -> ClaimStatus | None:
-        if not c.fits_int64(claim_id):
-            return None
-        status = await self._c().fetchval("SELECT status FROM claims WHERE claim_id = $1", claim_id)
-        return status  # type: ignore[no-any-return]
-
-    async def insert_claim(self, text: str, now: float) -> int:
-        claim_id = await self._c().fetchval(
-            "INSERT INTO claims (text, status, created_at, updated_at) "
-            "VALUES ($1, 'pending_evidence', $2, $2) RETURNING claim_id",
-            text,
-            now,
-        )
-        return int(claim_id)
-
-    async def set_claim_status(self, claim_id: int, status: ClaimStatus, now: float) -> None:
-        await self._c().execute(
-            "UPDATE claims SET status = $2, updated_at = $3 WHERE claim_id = $1", claim_id, status, now
-        )
-
-    async def insert_artifact(self, claim_id: int, submission: Submission, content: dict[str, Any], now: float) -> int:
-        artifact_id = await self._c().fetchval(
-            "INSERT INTO artifacts (claim_id, role_id, agent_id, submission_id, work_type, content, "
-            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING artifact_id",
-            claim_id,
-            submission.role_id,
-            submission.agent_id,
-            submission.submission_id,
-            submission.work_type,
-            c.dumps(content),
-            now,
-        )
-        return int(artifact_id)
-
-    async def artifact_roles(self, claim_id: int) -> set[str]:
-        if not c.fits_int64(claim_id):
-            return set()
-        rows = await self._c().fetch("SELECT DISTINCT role_id FROM artifacts WHERE claim_id = $1", claim_id)
-        return {row[0] for row in rows}

@@ -242,6 +242,14 @@ class Store(Protocol):
         submission stays `accepted` (it will be taken again) and the exception propagates."""
         ...
 
+    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
+        """`process_next` for up to `limit` of the oldest `accepted` submissions, in one transaction: each is
+        handled in turn (seeing what the ones before it wrote) and marked `processed` or `rejected`, a
+        rejected one's writes discarded. Returns the submissions taken, in order (empty when the queue is
+        empty). If a handler raises, nothing of the batch is written, all stay `accepted` and the exception
+        propagates."""
+        ...
+
     # Queues and artifacts
     async def pending_claims(self, role_id: str, limit: int) -> list[Claim]:
         """Claims in `pending_evidence` without an artifact of `role_id`, oldest first."""
