@@ -5,7 +5,9 @@
   is a bare BlackSheep route under granian given the same request (it only reads the body), same run.
 - The overhead the service adds over an upstream's own latency: a fake chat-completions upstream (a standalone
   aiohttp process answering a fixed completion after 2 ms) loaded directly, then through the service (gateway
-  route), with the same wrk settings; overhead = p50(service) - p50(direct). Aim: under 1 ms.
+  route), with the same wrk settings; overhead = p50(service) - p50(direct). Aim: under 1 ms. The floor under it:
+  a bare granian + BlackSheep route forwarding the chat-completions request with the same aiohttp session settings
+  (no tahqiq code), loaded the same way.
 - The HTTP client choice: sequential calls of aiohttp and httpx to that same upstream, in one process.
 """
 
@@ -50,6 +52,47 @@ app = web.Application()
 app.router.add_post("/v1/chat/completions", complete)
 app.router.add_get("/", lambda request: web.Response(text="ok"))
 web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None, loop=uvloop.new_event_loop())
+"""
+
+# The floor under the gateway route: the same server and framework and the same HTTP client (tahqiq's session
+# settings), forwarding the chat-completions request as it came, with no tahqiq code in between.
+BARE_PROXY = """
+import os
+import aiohttp
+from blacksheep import Application, Content, Request, Response
+
+app = Application()
+UPSTREAM = os.environ["BENCH_UPSTREAM"]
+session = {}
+
+
+async def start(_app):
+    session["s"] = aiohttp.ClientSession(
+        timeout=aiohttp.ClientTimeout(total=30),
+        connector=aiohttp.TCPConnector(limit=256, keepalive_timeout=30),
+        skip_auto_headers=("User-Agent",),
+    )
+
+
+async def stop(_app):
+    await session["s"].close()
+
+
+app.on_start += start
+app.on_stop += stop
+
+
+@app.router.get("/")
+async def home() -> Response:
+    return Response(200, None, Content(b"text/plain", b"ok"))
+
+
+@app.router.post("/v1/chat/completions")
+async def forward(request: Request) -> Response:
+    body = await request.read()
+    headers = {"Content-Type": "application/json", "Authorization": request.get_first_header(b"authorization").decode()}
+    async with session["s"].post(UPSTREAM, data=body, headers=headers) as answer:
+        return Response(answer.status, None, Content(b"application/json", await answer.read()))
 """
 
 _SUBJECTS = [
@@ -172,14 +215,16 @@ def measure_local(seconds: float, work: Path) -> list[harness.Row]:
 
 
 def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
-    up_port, port = free_port(), free_port()
+    up_port, port, bare_port = free_port(), free_port(), free_port()
     upstream = f"http://127.0.0.1:{up_port}"
+    bare = f"http://127.0.0.1:{bare_port}/v1/chat/completions"
     env = env_for(
         work,
         f"sqlite:///{work / 'overhead.db'}",
         TAHQIQ_GATEWAY_URL=upstream + "/v1",
         TAHQIQ_GATEWAY_MODEL="bench-alias",
         TAHQIQ_GATEWAY_KEY="bench-key",
+        BENCH_UPSTREAM=upstream + "/v1/chat/completions",
     )
     text = english_text(1_000)
     messages = [{"role": "system", "content": "x" * 300}, {"role": "user", "content": text}]  # the prompt's size
@@ -191,13 +236,17 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
     with (
         process(fake, env, work, upstream + "/"),
         process(serve_args(port), env, work, f"http://127.0.0.1:{port}/healthz"),
+        process(granian_args("bare_proxy:app", bare_port), env, work, f"http://127.0.0.1:{bare_port}/"),
     ):
         wrk(upstream + "/v1/chat/completions", 1, direct, work)
         wrk(f"http://127.0.0.1:{port}/api/ai/summarize", 1, through, work)
+        wrk(bare, 1, direct, work)
         for connections in OVERHEAD_CONNECTIONS:
             d = wrk(upstream + "/v1/chat/completions", seconds, direct, work, connections)
             s = wrk(f"http://127.0.0.1:{port}/api/ai/summarize", seconds, through, work, connections)
+            f = wrk(bare, seconds, direct, work, connections)
             assert s.errors <= s.requests * 0.01, f"overhead c{connections}: {s.errors} errors of {s.requests}"
+            assert f.errors <= f.requests * 0.01, f"floor c{connections}: {f.errors} errors of {f.requests}"
             overhead = s.p50_ms - d.p50_ms
             rows.append(
                 harness.Row(
@@ -211,6 +260,19 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
                     met=overhead < 1.0,
                     notes=f"overhead {overhead:.2f} ms p50; service {s.rps:,.0f} req/s, p50 {s.p50_ms:.2f} ms, "
                     f"p99 {s.p99_ms:.2f} ms; direct {d.rps:,.0f} req/s, p50 {d.p50_ms:.2f} ms, p99 {d.p99_ms:.2f} ms",
+                )
+            )
+            rows.append(
+                harness.Row(
+                    group="summarize (gateway route overhead)",
+                    case=f"floor: bare forwarding route, wrk -c{connections}",
+                    ours_s=f.p50_ms / 1e3,
+                    anchor_s=d.p50_ms / 1e3,
+                    anchor="the fake upstream loaded directly, same run",
+                    unit="request (p50)",
+                    notes=f"overhead {f.p50_ms - d.p50_ms:.2f} ms p50: granian + BlackSheep + aiohttp (the service's "
+                    f"session settings) forwarding the request, no tahqiq code; {f.rps:,.0f} req/s, "
+                    f"p99 {f.p99_ms:.2f} ms",
                 )
             )
         rows.append(
@@ -272,4 +334,5 @@ def run(ctx: harness.Context) -> list[harness.Row]:
         work = Path(tmp)
         (work / "bare.py").write_text(BARE_APP)
         (work / "fake_upstream.py").write_text(FAKE_UPSTREAM)
+        (work / "bare_proxy.py").write_text(BARE_PROXY)
         return measure_overhead(seconds, work) + measure_local(seconds, work)

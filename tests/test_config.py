@@ -38,6 +38,8 @@ INVALID = [
     ("TAHQIQ_TOKEN_CACHE_SIZE", "-1"),
     ("TAHQIQ_PROCESSOR_POLL_S", "fast"),
     ("TAHQIQ_PROCESSOR_POLL_S", "0"),
+    ("TAHQIQ_SHUTDOWN_WAIT_S", "soon"),
+    ("TAHQIQ_SHUTDOWN_WAIT_S", "-1"),
     ("TAHQIQ_LOG_LEVEL", "verbose"),
     ("TAHQIQ_ACCESS_LOG", "maybe"),
 ]

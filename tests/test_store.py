@@ -372,6 +372,18 @@ async def test_hit_rate_counts_up_to_the_limit_exactly(store: Store) -> None:
     assert decisions[0].reset_s == pytest.approx(59.5)
 
 
+async def test_hit_rate_counts_gathered_units_at_once(store: Store) -> None:
+    rate = RateLimit(limit=10, window_s=60)
+    first = await store.hit_rate("b", rate, T0 + 1, units=4)  # a new window starts at the units given
+    assert (first.allowed, first.remaining) == (True, 6)
+    assert (await store.hit_rate("b", rate, T0 + 2, units=6)).remaining == 0
+    over = await store.hit_rate("b", rate, T0 + 3, units=2)
+    assert (over.allowed, over.remaining) == (False, 0)
+    assert (await store.peek_rate("b", rate, T0 + 4)).remaining == 0
+    assert (await store.hit_rate("b", rate, T0 + 60, units=3)).remaining == 7  # the next window
+    assert (await store.hit_rate("b", rate, T0 + 61)).remaining == 6  # one unit by default
+
+
 async def test_rate_windows_roll_over_on_the_boundary(store: Store) -> None:
     rate = RateLimit(limit=2, window_s=60)
     for _ in range(2):

@@ -5,6 +5,7 @@ on cross-validated figures, in tests/test_summarize_training.py."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -276,6 +277,28 @@ def test_language_detection_is_stable(text: str) -> None:
 def test_arabic_letters_mean_arabic(text: str) -> None:
     assert detect_language(text) == "ar"
     assert detect_language(text + " " + "a" * (len(text.replace(" ", "")) + 1)) == "en"
+
+
+ARABIC_LETTER_RUN = (
+    r"[\u0620-\u064a\u066e-\u06d3\u06d5\u06fa-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufefc]+"
+)
+
+
+def reference_language(text: str) -> str:
+    """detect_language as first written: the lengths of every letter run and of every Arabic letter run."""
+    letters = sum(map(len, re.findall(r"[^\W\d_]+", text)))
+    arabic = sum(map(len, re.findall(ARABIC_LETTER_RUN, text)))
+    return "ar" if letters and 2 * arabic > letters else "en"
+
+
+# Arabic letters, marks, digits and the presentation forms' symbols, Latin, digits, punctuation, emoji.
+_MIXED_ALPHABET = "ابتثجحخدذرزسشصضطظعغفقكلمنهويىةءأإآـًٌٍَُِّْ٠١٢٣٤٥٦٧٨٩،؛؟ﷺ﴾﴿ﷲﻻabcxyzÉéß123 .,!-_\n🙂"
+_MIXED = st.text(alphabet=st.sampled_from(_MIXED_ALPHABET)) | st.text(max_size=200)
+
+
+@given(_MIXED)
+def test_language_detection_matches_its_reference(text: str) -> None:
+    assert detect_language(text) == reference_language(text)
 
 
 def test_language_of_mixed_and_empty_text() -> None:

@@ -4,6 +4,7 @@ parsing, Retry-After reading, the rate-limit bucket and the new settings."""
 from __future__ import annotations
 
 import email.utils
+import re
 
 import pytest
 from hypothesis import given
@@ -155,6 +156,22 @@ def test_paragraph_is_kept_and_joined() -> None:
 def test_bad_answers_are_refused(content: str, lang: str, fmt: str, why: str) -> None:
     with pytest.raises(answer.BadAnswer, match=why):
         answer.check(content, lang, fmt)
+
+
+def reference_in_language(text: str, lang: str) -> bool:
+    """in_language without the ASCII shortcut: the letters, then the Arabic-script and the Latin ones counted."""
+    letters = re.sub(r"[\W\d_]+", "", text)
+    arabic = len(re.findall("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]", letters))
+    latin = len(re.findall("[\u0000-\u024f\u1e00-\u1eff]", letters))
+    return arabic > latin if lang == "ar" else latin > arabic
+
+
+_MIXED = st.text(alphabet=st.sampled_from("ابتسلام abcXYZ éß 123 .,-_\n🙂")) | st.text(max_size=100)
+
+
+@given(_MIXED, st.sampled_from(["ar", "en"]))
+def test_language_check_matches_its_reference(text: str, lang: str) -> None:
+    assert answer.in_language(text, lang) == reference_in_language(text, lang)
 
 
 def test_language_is_decided_by_the_dominant_letters() -> None:

@@ -29,6 +29,7 @@ from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
+from tahqiq.inflight import InFlight
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
 from tahqiq.store import open_store
@@ -117,6 +118,7 @@ class Service:
         self.analysis: AnalysisService | None = None
         self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
         self.models_ready: asyncio.Future[None] | None = None
+        self.in_flight = InFlight()
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
@@ -138,6 +140,11 @@ class Service:
         self.processor.start()
 
     async def stop(self, _app: Application | None = None) -> None:
+        """Lets the requests being handled finish (up to `shutdown_wait_s`), then stops the processor between two
+        submissions and closes the upstream client and the store."""
+        wait_s = self.settings.shutdown_wait_s
+        if busy := await self.in_flight.idle(wait_s):
+            log.warning("stopping with %d request(s) still being handled after waiting %g s", busy, wait_s)
         await self.processor.stop()
         if self.summarizer is not None:
             await self.summarizer.stop()
@@ -163,7 +170,8 @@ class Service:
 
         async def run(request: Request) -> Response:
             try:
-                return render(await handler(request))
+                with self.in_flight:
+                    return render(await handler(request))
             except Problem as problem:
                 return self.problem(request, problem)
             except Exception:
@@ -245,11 +253,13 @@ class Service:
         assert summarizer is not None
         headers = {STRATEGY_HEADER: summarizer.route}
         try:
-            if self.settings.require_app_key:
-                await self.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
-            headers |= await summarizer.admit(header(request, b"x-service-app-key"), request.client_ip, time.time())
-            body = await self.body(request)
-            reply = await summarizer.summarize(summarizer.parse(header(request, b"content-type"), body))
+            with self.in_flight:
+                if self.settings.require_app_key:
+                    key = header(request, b"x-service-app-key")
+                    await self.access.app_for_key(key, request.client_ip, time.time())
+                headers |= await summarizer.admit(header(request, b"x-service-app-key"), request.client_ip, time.time())
+                body = await self.body(request)
+                reply = await summarizer.summarize(summarizer.parse(header(request, b"content-type"), body))
         except Problem as problem:
             problem.headers = headers | problem.headers
             return self.problem(request, problem, error_code=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import sys
 import time
@@ -27,7 +28,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from tahqiq import __version__
-from tahqiq.config import Settings, SettingsError
+from tahqiq.config import SHUTDOWN_CLOSE_S, Settings, SettingsError
 from tahqiq.core import canonical_json, fingerprint, normalize, scan
 
 NORMALIZE_FLAGS = ("diacritics", "tatweel", "alef", "ya", "ta_marbuta", "digits", "punctuation")
@@ -291,6 +292,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         log_level=LogLevels(settings.log_level),
         log_access=settings.access_log,
         backlog=2048,
+        # The server waits for open connections before the app's shutdown; this bounds the whole stop.
+        workers_kill_timeout=math.ceil(settings.shutdown_wait_s) + SHUTDOWN_CLOSE_S,
     ).serve()
     return 0
 

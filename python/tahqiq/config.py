@@ -22,6 +22,9 @@ AREAS = ("agents", "summarize", "analysis")
 """The areas this build serves; `--areas` picks a subset."""
 
 DEFAULT_FIRST_PARTY_APP_ID = "6f1c2a3e-0b7d-4c1e-9a51-7a61d2f0c0de"
+SHUTDOWN_CLOSE_S = 5
+"""Seconds a stopping worker has, after `shutdown_wait_s`, to stop its processor and close its store before the
+server kills it."""
 
 
 class SettingsError(ValueError):
@@ -164,6 +167,12 @@ class Settings:
     breaker_reset_s: float = _setting(
         "TAHQIQ_BREAKER_RESET_S", "seconds an open breaker waits before letting one trial call through", default=30.0
     )
+    shutdown_wait_s: float = _setting(
+        "TAHQIQ_SHUTDOWN_WAIT_S",
+        "on SIGTERM, seconds the requests already being handled have to finish before the store and the upstream "
+        f"client close; a worker still busy {SHUTDOWN_CLOSE_S} s after that is killed",
+        default=30.0,
+    )
     require_app_key: bool = _setting(
         "TAHQIQ_REQUIRE_APP_KEY", "1: the analysis (and summarization) routes require X-Service-App-Key", default=False
     )
@@ -237,6 +246,7 @@ class Settings:
             ("upstream_timeout_s", 0.01, 600.0),
             ("retry_max_wait_s", 0.0, 600.0),
             ("breaker_reset_s", 0.01, 86_400.0),
+            ("shutdown_wait_s", 0.0, 3600.0),
         ):
             fvalue = getattr(self, name)
             if not flow <= fvalue <= fhigh:
@@ -318,7 +328,7 @@ def _convert(name: str, value: Any) -> Any:
         if not re.fullmatch(r"[+-]?\d+", text):
             raise ValueError(f"expected a whole number, got {value!r}")
         return int(text)
-    if name in ("processor_poll_s", "upstream_timeout_s", "retry_max_wait_s", "breaker_reset_s"):
+    if name in ("processor_poll_s", "upstream_timeout_s", "retry_max_wait_s", "breaker_reset_s", "shutdown_wait_s"):
         try:
             return float(text)
         except ValueError:

@@ -22,6 +22,7 @@ from tahqiq.store.protocol import Applied, ProcessingTx, Store, Submission
 
 log = logging.getLogger("tahqiq.processor")
 PRUNE_EVERY_S = 60.0
+STOP_WAIT_S = 2.0  # how long stop() lets the submission being applied finish before cancelling it
 MAX_ATTEMPTS = 3
 # Submissions applied per store transaction: a batch costs a few round trips and one commit whatever its size,
 # and a queue that built up under load is worked off in large batches instead of one commit per submission.
@@ -67,19 +68,28 @@ class Processor:
         self._pruned_at = 0.0
         self._failures: dict[str, int] = {}
         self._wake = asyncio.Event()
+        self._stopping = False
         self._task: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
         self._wake.set()
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.get_running_loop().create_task(self._run(), name="tahqiq-processor")
 
-    async def stop(self) -> None:
+    async def stop(self, wait_s: float = STOP_WAIT_S) -> None:
+        """Stops between two submissions: the one being applied is finished (cancelled only after `wait_s`),
+        so its transaction ends here rather than when the store closes."""
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            self._stopping = True
+            self._wake.set()
+            try:
+                await asyncio.wait_for(self._task, wait_s)
+            except TimeoutError:
+                log.warning("submission processor did not stop within %g s; cancelled it", wait_s)
+            except asyncio.CancelledError:
+                pass
             self._task = None
 
     async def drain(self) -> int:
@@ -112,7 +122,7 @@ class Processor:
         return len(taken)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()  # before looking, so an accept during the look still wakes the wait below
             try:
                 taken = await self._step()

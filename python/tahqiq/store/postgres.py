@@ -55,8 +55,8 @@ AUTH_CACHE_SIZE = 50_000
 MIGRATION_LOCK = 0x7461687169716D67
 
 _COUNT_RATE = (
-    "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES ($1, $2, 1, $3) "
-    "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count"
+    "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES ($1, $2, $4, $3) "
+    "ON CONFLICT (bucket, window_start) DO UPDATE SET count = rate_windows.count + $4 RETURNING count"
 )
 
 
@@ -344,9 +344,9 @@ class PostgresStore:
 
     # Rate limits
 
-    async def hit_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
+    async def hit_rate(self, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
         start, ends_at = c.window(rate, now)
-        count = await self.pool.fetchval(_COUNT_RATE, bucket, start, ends_at)
+        count = await self.pool.fetchval(_COUNT_RATE, bucket, start, ends_at, units)
         return c.counted(rate, int(count), ends_at, now)
 
     async def peek_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:

@@ -215,8 +215,9 @@ class Store(Protocol):
         ...
 
     # Rate limits (fixed windows; counters shared by every process using the store)
-    async def hit_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
-        """Counts one request in `bucket`'s current window; `allowed` is False once the count exceeds the limit."""
+    async def hit_rate(self, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
+        """Counts `units` requests (one unless they were gathered) in `bucket`'s current window; `allowed` is False
+        once the count exceeds the limit."""
         ...
 
     async def peek_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:

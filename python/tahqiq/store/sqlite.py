@@ -81,13 +81,13 @@ def _insert(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> None:
         raise
 
 
-def _count_rate(conn: sqlite3.Connection, bucket: str, rate: RateLimit, now: float) -> RateDecision:
+def _count_rate(conn: sqlite3.Connection, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
     start, ends_at = c.window(rate, now)
     row = _one(
         conn,
-        "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES (?, ?, 1, ?) "
-        "ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count",
-        (bucket, start, ends_at),
+        "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + excluded.count RETURNING count",
+        (bucket, start, units, ends_at),
     )
     assert row is not None
     return c.counted(rate, int(row[0]), ends_at, now)
@@ -448,8 +448,8 @@ class SqliteStore:
 
     # Rate limits
 
-    async def hit_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
-        return await self._write(partial(_count_rate, bucket=bucket, rate=rate, now=now))
+    async def hit_rate(self, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
+        return await self._write(partial(_count_rate, bucket=bucket, rate=rate, now=now, units=units))
 
     async def peek_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
         start, ends_at = c.window(rate, now)

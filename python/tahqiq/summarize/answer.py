@@ -12,6 +12,7 @@ _NOT_LETTER = re.compile(r"[\W\d_]+")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]+")
 # Basic Latin to Latin Extended-B, Latin Extended Additional.
 _LATIN = re.compile("[\u0000-\u024f\u1e00-\u1eff]+")
+_ASCII_LETTER = re.compile("[A-Za-z]")
 _BULLET = re.compile(r"^\s*(?:[-*•‣▪–]|\d{1,3}[.)])(?:\s+(.*\S))?\s*$")  # a marker, then white space
 
 
@@ -51,6 +52,8 @@ def _letters(text: str) -> tuple[int, int]:
 
 def in_language(text: str, lang: str) -> bool:
     """Arabic letters dominate for "ar", Latin letters for "en"."""
+    if text.isascii():  # no Arabic letter: Latin dominates when there is one (the usual English answer, in C)
+        return lang == "en" and _ASCII_LETTER.search(text) is not None
     arabic, latin = _letters(text)
     return arabic > latin if lang == "ar" else latin > arabic
 
