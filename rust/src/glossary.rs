@@ -317,11 +317,14 @@ pub struct Glossary {
 /// does a dozen per word, and between requests its index may have left the cache): a probe table of
 /// (hash tag, record offset) pairs, and one arena of records `[key bytes, first list length, second list
 /// length, key bytes padded to whole u32s, first list, second list]`, so that a hit reads one table slot and
-/// one stretch of the arena.
+/// one stretch of the arena. Most keys looked up (stems of clitic splits) are absent: a one-bit-per-hash filter,
+/// a few KB that stay cached, answers most of those without touching the table.
 pub struct FormTable {
     /// Power-of-two open-addressing table; `EMPTY_SLOT` marks a free slot.
     slots: Vec<(u32, u32)>,
     arena: Vec<u32>,
+    /// Bit `filter_bit(h)` is set for the hash `h` of every key (a power-of-two number of bits, 8 or more per key).
+    filter: Vec<u64>,
 }
 
 /// A key's two lists of form indexes.
@@ -345,6 +348,7 @@ impl FormTable {
     fn new(lists: Vec<(String, FormLists)>) -> FormTable {
         let capacity = (lists.len() * 2).next_power_of_two().max(8);
         let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
+        let mut filter = vec![0u64; (lists.len() * 8).next_power_of_two().max(64) / 64];
         let mut arena: Vec<u32> = Vec::new();
         for (key, (first, second)) in lists {
             let offset = u32::try_from(arena.len()).expect("glossary table under 16 GiB");
@@ -363,10 +367,22 @@ impl FormTable {
                 i = (i + 1) & (capacity - 1);
             }
             slots[i] = ((h >> 32) as u32, offset);
+            let bit = Self::filter_bit(h, filter.len());
+            filter[bit / 64] |= 1 << (bit % 64);
         }
         slots.shrink_to_fit();
         arena.shrink_to_fit();
-        FormTable { slots, arena }
+        FormTable {
+            slots,
+            arena,
+            filter,
+        }
+    }
+
+    /// The filter bit of hash `h` in a filter of `words` u64s (bits apart from the slot's low bits).
+    #[inline]
+    fn filter_bit(h: u64, words: usize) -> usize {
+        (h >> 40) as usize & (words * 64 - 1)
     }
 
     /// The two lists of `key`, if it has any.
@@ -374,6 +390,10 @@ impl FormTable {
     pub fn get(&self, key: &str) -> Option<(&[u32], &[u32])> {
         let key = key.as_bytes();
         let h = key_hash(key);
+        let bit = Self::filter_bit(h, self.filter.len());
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
@@ -1170,6 +1190,20 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn form_table_finds_its_keys_and_only_them(
+            keys in proptest::collection::hash_map("[بتيكلمنa-c]{0,6}", (proptest::collection::vec(0u32..99, 0..4), proptest::collection::vec(0u32..99, 0..3)), 0..300),
+            others in proptest::collection::vec("[بتيكلمنa-d]{0,7}", 0..100),
+        ) {
+            let table = FormTable::new(keys.clone().into_iter().collect());
+            for (key, (first, second)) in &keys {
+                prop_assert_eq!(table.get(key), Some((&first[..], &second[..])));
+            }
+            for other in others.iter().filter(|o| !keys.contains_key(*o)) {
+                prop_assert_eq!(table.get(other), None);
+            }
+        }
+
         #[test]
         fn affix_words_test_as_str_methods_do(
             form in "(و|ف|ما|رح|ال|ل|ك|ش)?[بتيكلمنهواشحرد]{0,9}(هم|لهم|ها|ش|ي|نيش)?",
