@@ -18,6 +18,7 @@
 //!   `top_k` matches are sure to come before it.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::hash::Hasher;
 use std::sync::Arc;
 
@@ -37,17 +38,115 @@ pub const TIE_BREAK_CANDIDATES: usize = 8;
 pub const CLITIC_SCORE: f64 = 0.95;
 
 /// Proclitic slots of the dialects in normalised spelling (ى→ي, ة→ه); one choice or none per slot, in order.
-const PROCLITIC_SLOTS: [&[&str]; 4] = [
-    &["و", "ف"],                                     // conjunctions
-    &["ما"],                                         // attached negation
-    &["رح", "ح", "ه", "ب", "د", "ع", "م", "ل", "ك"], // future, progressive, prepositions
-    &["ال"],                                         // article
+const PROCLITIC_SLOTS: [&[Affix]; 4] = [
+    &[affix("و"), affix("ف")], // conjunctions
+    &[affix("ما")],            // attached negation
+    &[
+        affix("رح"),
+        affix("ح"),
+        affix("ه"),
+        affix("ب"),
+        affix("د"),
+        affix("ع"),
+        affix("م"),
+        affix("ل"),
+        affix("ك"),
+    ], // future, progressive, prepositions
+    &[affix("ال")],            // article
 ];
-const ENCLITICS: [&str; 21] = [
-    "ش", "هم", "هن", "ها", "كم", "كو", "كي", "نا", "ني", "ك", "ه", "و", "ي", "لهم", "لكم", "لنا",
-    "لها", "لك", "له", "لي", "لو",
+const ENCLITICS: [Affix; 21] = [
+    affix("ش"),
+    affix("هم"),
+    affix("هن"),
+    affix("ها"),
+    affix("كم"),
+    affix("كو"),
+    affix("كي"),
+    affix("نا"),
+    affix("ني"),
+    affix("ك"),
+    affix("ه"),
+    affix("و"),
+    affix("ي"),
+    affix("لهم"),
+    affix("لكم"),
+    affix("لنا"),
+    affix("لها"),
+    affix("لك"),
+    affix("له"),
+    affix("لي"),
+    affix("لو"),
 ];
-const NEGATION_SUFFIX: &str = "ش";
+const NEGATION_SUFFIX: Affix = affix("ش");
+
+/// A clitic as one machine word, so that testing a word for it is a mask and a compare, not a call to
+/// `memcmp` (the glossary tests a word for some fifty of them).
+#[derive(Clone, Copy)]
+struct Affix {
+    /// Its UTF-8 bytes, little-endian, the rest zero.
+    word: u64,
+    /// Its length in bytes (1 to 8) and in characters.
+    len: usize,
+    chars: usize,
+}
+
+const fn affix(s: &str) -> Affix {
+    let b = s.as_bytes();
+    assert!(!b.is_empty() && b.len() <= 8);
+    let (mut word, mut chars, mut i) = (0u64, 0, 0);
+    while i < b.len() {
+        word |= (b[i] as u64) << (8 * i);
+        chars += (b[i] & 0xC0 != 0x80) as usize;
+        i += 1;
+    }
+    Affix {
+        word,
+        len: b.len(),
+        chars,
+    }
+}
+
+/// The first eight bytes of `s` as a little-endian word, zero-padded.
+#[inline]
+fn head_word(s: &[u8]) -> u64 {
+    if let Some(head) = s.first_chunk::<8>() {
+        return u64::from_le_bytes(*head);
+    }
+    s.iter()
+        .enumerate()
+        .fold(0, |w, (i, &b)| w | (b as u64) << (8 * i))
+}
+
+/// The last eight bytes of `s` as a little-endian word (its last byte the highest), zero-padded below.
+#[inline]
+fn tail_word(s: &[u8]) -> u64 {
+    if let Some(tail) = s.last_chunk::<8>() {
+        return u64::from_le_bytes(*tail);
+    }
+    let pad = 8 - s.len();
+    s.iter()
+        .enumerate()
+        .fold(0, |w, (i, &b)| w | (b as u64) << (8 * (pad + i)))
+}
+
+impl Affix {
+    /// Whether `s`, whose first eight bytes are `head` ([`head_word`]), starts with this affix.
+    #[inline]
+    fn starts(self, s: &[u8], head: u64) -> bool {
+        let mask = if self.len == 8 {
+            !0
+        } else {
+            (1u64 << (8 * self.len)) - 1
+        };
+        s.len() >= self.len && head & mask == self.word
+    }
+
+    /// Whether `s`, whose last eight bytes are `tail` ([`tail_word`]), ends with this affix.
+    #[inline]
+    fn ends(self, s: &[u8], tail: u64) -> bool {
+        s.len() >= self.len && tail >> (8 * (8 - self.len)) == self.word
+    }
+}
 
 /// The match types, in order of preference at equal score; their codes are the Python-side indexes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,29 +209,35 @@ fn for_each_stem(form: &str, scratch: &mut StemScratch, mut visit: impl FnMut(&s
         marbuta,
     } = scratch;
     // Prefixes and suffixes are slices of `form`: kept as byte lengths (and char counts), nothing is built.
+    let bytes = form.as_bytes();
     prefixes.clear();
     prefixes.push((0, 0));
     for slot in PROCLITIC_SLOTS {
         for k in 0..prefixes.len() {
-            let (bytes, chars) = prefixes[k];
+            let (at, chars) = prefixes[k];
+            let rest = &bytes[at..];
+            let head = head_word(rest);
             for clitic in slot {
-                if form[bytes..].starts_with(clitic) {
-                    prefixes.push((bytes + clitic.len(), chars + clitic.chars().count()));
+                if clitic.starts(rest, head) {
+                    prefixes.push((at + clitic.len, chars + clitic.chars));
                 }
             }
         }
     }
     suffixes.clear();
     suffixes.push((0, 0));
+    let tail = tail_word(bytes);
     for e in ENCLITICS {
-        if form.ends_with(e) {
-            suffixes.push((e.len(), e.chars().count()));
+        if e.ends(bytes, tail) {
+            suffixes.push((e.len, e.chars));
         }
     }
-    if let Some(rest) = form.strip_suffix(NEGATION_SUFFIX) {
-        for e in ENCLITICS.iter().filter(|&&e| e != NEGATION_SUFFIX) {
-            if rest.ends_with(e) {
-                suffixes.push((e.len() + NEGATION_SUFFIX.len(), e.chars().count() + 1));
+    if NEGATION_SUFFIX.ends(bytes, tail) {
+        let rest = &bytes[..bytes.len() - NEGATION_SUFFIX.len];
+        let tail = tail_word(rest);
+        for e in ENCLITICS.iter().filter(|e| e.word != NEGATION_SUFFIX.word) {
+            if e.ends(rest, tail) {
+                suffixes.push((e.len + NEGATION_SUFFIX.len, e.chars + NEGATION_SUFFIX.chars));
             }
         }
     }
@@ -155,6 +260,29 @@ fn for_each_stem(form: &str, scratch: &mut StemScratch, mut visit: impl FnMut(&s
             }
         }
     }
+}
+
+/// The buffers of a lookup, kept from word to word and, per thread, from request to request: sized for the
+/// index once, they are not allocated, grown and zeroed again by every request.
+struct Scratch {
+    query: Query,
+    stems: StemScratch,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's [`Scratch`] (fresh buffers should it be in use already).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let fresh = || Scratch {
+        query: Query::empty(),
+        stems: StemScratch::default(),
+    };
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => f(slot.get_or_insert_with(fresh)),
+        Err(_) => f(&mut fresh()),
+    })
 }
 
 /// One match of a word: the form's index, how it matched and its score.
@@ -189,11 +317,14 @@ pub struct Glossary {
 /// does a dozen per word, and between requests its index may have left the cache): a probe table of
 /// (hash tag, record offset) pairs, and one arena of records `[key bytes, first list length, second list
 /// length, key bytes padded to whole u32s, first list, second list]`, so that a hit reads one table slot and
-/// one stretch of the arena.
+/// one stretch of the arena. Most keys looked up (stems of clitic splits) are absent: a one-bit-per-hash filter,
+/// a few KB that stay cached, answers most of those without touching the table.
 pub struct FormTable {
     /// Power-of-two open-addressing table; `EMPTY_SLOT` marks a free slot.
     slots: Vec<(u32, u32)>,
     arena: Vec<u32>,
+    /// Bit `filter_bit(h)` is set for the hash `h` of every key (a power-of-two number of bits, 8 or more per key).
+    filter: Vec<u64>,
 }
 
 /// A key's two lists of form indexes.
@@ -217,6 +348,7 @@ impl FormTable {
     fn new(lists: Vec<(String, FormLists)>) -> FormTable {
         let capacity = (lists.len() * 2).next_power_of_two().max(8);
         let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
+        let mut filter = vec![0u64; (lists.len() * 8).next_power_of_two().max(64) / 64];
         let mut arena: Vec<u32> = Vec::new();
         for (key, (first, second)) in lists {
             let offset = u32::try_from(arena.len()).expect("glossary table under 16 GiB");
@@ -235,10 +367,22 @@ impl FormTable {
                 i = (i + 1) & (capacity - 1);
             }
             slots[i] = ((h >> 32) as u32, offset);
+            let bit = Self::filter_bit(h, filter.len());
+            filter[bit / 64] |= 1 << (bit % 64);
         }
         slots.shrink_to_fit();
         arena.shrink_to_fit();
-        FormTable { slots, arena }
+        FormTable {
+            slots,
+            arena,
+            filter,
+        }
+    }
+
+    /// The filter bit of hash `h` in a filter of `words` u64s (bits apart from the slot's low bits).
+    #[inline]
+    fn filter_bit(h: u64, words: usize) -> usize {
+        (h >> 40) as usize & (words * 64 - 1)
     }
 
     /// The two lists of `key`, if it has any.
@@ -246,6 +390,10 @@ impl FormTable {
     pub fn get(&self, key: &str) -> Option<(&[u32], &[u32])> {
         let key = key.as_bytes();
         let h = key_hash(key);
+        let bit = Self::filter_bit(h, self.filter.len());
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
@@ -509,21 +657,24 @@ impl Glossary {
 
     /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
     pub fn lookup<'a>(&self, text: &'a str, top_k: usize, threshold: f64) -> Vec<WordMatches<'a>> {
-        let mut query = Query::empty();
-        let mut stems = StemScratch::default();
+        with_scratch(|scratch| self.lookup_in(scratch, text, top_k, threshold))
+    }
+
+    fn lookup_in<'a>(
+        &self,
+        scratch: &mut Scratch,
+        text: &'a str,
+        top_k: usize,
+        threshold: f64,
+    ) -> Vec<WordMatches<'a>> {
+        let Scratch { query, stems } = scratch;
         scan_str(text)
             .into_iter()
             .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
             .map(|t| {
                 let normalized = match_form(t.text);
-                let matches = self.match_word_in(
-                    &mut query,
-                    &mut stems,
-                    t.text,
-                    &normalized,
-                    top_k,
-                    threshold,
-                );
+                let matches =
+                    self.match_word_in(query, stems, t.text, &normalized, top_k, threshold);
                 WordMatches {
                     text: t.text,
                     start: t.span.start,
@@ -539,8 +690,50 @@ impl Glossary {
 /// The pre-serialised parts of each form's match object: `head` is its JSON up to and including `"score":`,
 /// `refs` the JSON array of its references. A match is `head score ,"match_type":"…","refs":refs }`.
 pub struct JsonParts {
-    pub heads: Vec<Vec<u8>>,
-    pub refs: Vec<Vec<u8>>,
+    /// Each form's head and refs side by side, form after form: a match's bytes are one stretch of memory,
+    /// not two allocations reached through a table of pointers (the cache misses of a cold request).
+    bytes: Vec<u8>,
+    /// Per form: where its head starts in `bytes`, the head's length and the refs' length (refs follow it).
+    spans: Vec<(u32, u32, u32)>,
+}
+
+impl JsonParts {
+    /// The parts of form i: `heads[i]` and `refs[i]`.
+    pub fn new(heads: &[Vec<u8>], refs: &[Vec<u8>]) -> JsonParts {
+        let total = heads.iter().chain(refs).map(Vec::len).sum();
+        let mut bytes = Vec::with_capacity(total);
+        let spans = heads
+            .iter()
+            .zip(refs)
+            .map(|(head, refs)| {
+                let start = u32::try_from(bytes.len()).expect("glossary JSON under 4 GiB");
+                bytes.extend_from_slice(head);
+                bytes.extend_from_slice(refs);
+                (start, head.len() as u32, refs.len() as u32)
+            })
+            .collect();
+        JsonParts { bytes, spans }
+    }
+
+    /// How many forms the parts describe.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The head and the refs of form `index`.
+    #[inline]
+    fn parts(&self, index: u32) -> (&[u8], &[u8]) {
+        let (start, head, refs) = self.spans[index as usize];
+        let (start, head, refs) = (start as usize, head as usize, refs as usize);
+        (
+            &self.bytes[start..start + head],
+            &self.bytes[start + head..start + head + refs],
+        )
+    }
 }
 
 const TYPE_NAMES: [&str; 4] = ["exact", "normalized", "clitic", "fuzzy"];
@@ -577,6 +770,15 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &str) {
 /// Appends a finite float as orjson writes it: the shortest round-trip digits, `1.0` for integers, and an
 /// exponent below 1e-5 (`1e-6`, `1.5e-7`) or from 1e16 on (`1e+16`).
 pub fn write_json_float(out: &mut Vec<u8>, v: f64) {
+    // The scores of exact, normalised and clitic matches: most of those written.
+    if v == 1.0 {
+        out.extend_from_slice(b"1.0");
+        return;
+    }
+    if v == CLITIC_SCORE {
+        out.extend_from_slice(b"0.95");
+        return;
+    }
     let mut buf = ryu_js::Buffer::new();
     let js = buf.format_finite(v);
     let (sign, digits) = js.strip_prefix('-').map_or(("", js), |d| ("-", d));
@@ -635,8 +837,8 @@ impl JsonParts {
                     + matches
                         .iter()
                         .map(|m| {
-                            64 + self.heads[m.index as usize].len()
-                                + self.refs[m.index as usize].len()
+                            let (_, head, refs) = self.spans[m.index as usize];
+                            64 + head as usize + refs as usize
                         })
                         .sum::<usize>()
             })
@@ -659,12 +861,13 @@ impl JsonParts {
                 if k > 0 {
                     out.push(b',');
                 }
-                out.extend_from_slice(&self.heads[m.index as usize]);
+                let (head, refs) = self.parts(m.index);
+                out.extend_from_slice(head);
                 write_json_float(&mut out, m.score);
                 out.extend_from_slice(b",\"match_type\":\"");
                 out.extend_from_slice(TYPE_NAMES[m.kind as usize].as_bytes());
                 out.extend_from_slice(b"\",\"refs\":");
-                out.extend_from_slice(&self.refs[m.index as usize]);
+                out.extend_from_slice(refs);
                 out.push(b'}');
             }
             out.extend_from_slice(b"]}");
@@ -727,7 +930,7 @@ impl GlossaryIndex {
             (Some(heads), Some(refs))
                 if heads.len() == forms.len() && refs.len() == forms.len() =>
             {
-                Some(JsonParts { heads, refs })
+                Some(JsonParts::new(&heads, &refs))
             }
             _ => {
                 return Err(PyValueError::new_err(
@@ -849,7 +1052,7 @@ impl GlossaryIndex {
         for (_, _, _, _, found) in &words {
             let mut row = Vec::with_capacity(found.len());
             for &(index, code, score) in found {
-                if index as usize >= json.heads.len()
+                if index as usize >= json.len()
                     || code as usize >= KINDS.len()
                     || !score.is_finite()
                 {
@@ -969,6 +1172,52 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "\"a\\\"b\\\\c\\n\\u0001د\""
         );
+    }
+
+    #[test]
+    fn json_parts_keep_each_forms_head_and_refs() {
+        let heads = vec![
+            b"{\"a\":1,\"score\":".to_vec(),
+            Vec::new(),
+            b"{\"score\":".to_vec(),
+        ];
+        let refs = vec![b"[]".to_vec(), b"[1]".to_vec(), Vec::new()];
+        let parts = JsonParts::new(&heads, &refs);
+        assert_eq!(parts.len(), 3);
+        for i in 0..3 {
+            assert_eq!(parts.parts(i as u32), (&heads[i][..], &refs[i][..]));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn form_table_finds_its_keys_and_only_them(
+            keys in proptest::collection::hash_map("[بتيكلمنa-c]{0,6}", (proptest::collection::vec(0u32..99, 0..4), proptest::collection::vec(0u32..99, 0..3)), 0..300),
+            others in proptest::collection::vec("[بتيكلمنa-d]{0,7}", 0..100),
+        ) {
+            let table = FormTable::new(keys.clone().into_iter().collect());
+            for (key, (first, second)) in &keys {
+                prop_assert_eq!(table.get(key), Some((&first[..], &second[..])));
+            }
+            for other in others.iter().filter(|o| !keys.contains_key(*o)) {
+                prop_assert_eq!(table.get(other), None);
+            }
+        }
+
+        #[test]
+        fn affix_words_test_as_str_methods_do(
+            form in "(و|ف|ما|رح|ال|ل|ك|ش)?[بتيكلمنهواشحرد]{0,9}(هم|لهم|ها|ش|ي|نيش)?",
+        ) {
+            let bytes = form.as_bytes();
+            let (head, tail) = (head_word(bytes), tail_word(bytes));
+            for a in PROCLITIC_SLOTS.iter().flat_map(|slot| slot.iter()).chain(&ENCLITICS) {
+                let text = &a.word.to_le_bytes()[..a.len];
+                let text = std::str::from_utf8(text).unwrap();
+                prop_assert_eq!(a.chars, text.chars().count());
+                prop_assert_eq!(a.starts(bytes, head), form.starts_with(text), "{} starts {}", form, text);
+                prop_assert_eq!(a.ends(bytes, tail), form.ends_with(text), "{} ends {}", form, text);
+            }
+        }
     }
 
     /// The answer as first defined: the whole fuzzy search H, no narrowing.
