@@ -173,13 +173,13 @@ class GatedStore:
         self.gate = asyncio.Event()
         self.applying = asyncio.Event()
 
-    async def process_next(self, handler: SubmissionHandler, now: float) -> Submission | None:
+    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
         async def slow(tx: ProcessingTx, submission: Submission) -> Applied:
             self.applying.set()
             await self.gate.wait()
             return await handler(tx, submission)
 
-        return await self.store.process_next(slow, now)
+        return await self.store.process_batch(slow, now, limit)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
