@@ -350,6 +350,24 @@ async def test_cached_auth_state_follows_changes_made_by_another_instance(factor
     assert await seen(("suspended", True))
 
 
+async def test_sqlite_reads_the_data_version_once_per_loop_iteration(tmp_path: Path) -> None:
+    """The verified-token path asks auth_state on every request: SQLite reads `PRAGMA data_version` once per event-loop
+    iteration (requests of one iteration are concurrent with any commit it could miss), and again in the next."""
+    store = SqliteStore(str(tmp_path / "tahqiq.db"))
+    await store.open()
+    await store.migrate()
+    statements: list[str] = []
+    assert store._reader is not None
+    store._reader.set_trace_callback(statements.append)
+    answers = await asyncio.gather(*(store.auth_state("a", f"j{i}") for i in range(5)))
+    assert answers == [(None, False)] * 5
+    assert statements.count("PRAGMA data_version") == 1
+    await store.revoke_token("j0", T0 + 900)  # a commit between two iterations is seen by the next
+    assert await store.auth_state("a", "j0") == (None, True)
+    assert statements.count("PRAGMA data_version") == 2
+    await store.close()
+
+
 async def test_revoking_twice_keeps_the_later_expiry(store: Store) -> None:
     await store.revoke_token("j1", T0 + 900)
     await store.revoke_token("j1", T0 + 100)

@@ -168,6 +168,9 @@ class SqliteStore:
         # any other connection (our writer, the CLI, another process) commits, so a revocation is seen at once.
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_version = -1
+        # The version is read at most once per event-loop iteration: requests handled in one iteration are
+        # concurrent with any commit the read could miss, and the read was a fifth of a cached verification.
+        self._auth_version_fresh = False
         self._accepts: c.Batcher[_Accept, AcceptOutcome] = c.Batcher(
             self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-sqlite-accepts"
         )
@@ -425,10 +428,13 @@ class SqliteStore:
     async def auth_state(self, agent_id: str, jti: str) -> tuple[AgentStatus | None, bool]:
         reader = self._reader
         if reader is not None and self._reader_pool is None:
-            version = reader.execute("PRAGMA data_version").fetchone()[0]
-            if version != self._auth_version:
-                self._auth_cache.clear()
-                self._auth_version = version
+            if not self._auth_version_fresh:
+                version = reader.execute("PRAGMA data_version").fetchone()[0]
+                if version != self._auth_version:
+                    self._auth_cache.clear()
+                    self._auth_version = version
+                self._auth_version_fresh = True
+                asyncio.get_running_loop().call_soon(self._auth_version_expires)
             cached = self._auth_cache.get((agent_id, jti))
             if cached is not None:
                 return cached
@@ -440,6 +446,9 @@ class SqliteStore:
         row = await self._read_one(_AUTH_STATE, (agent_id, jti))
         assert row is not None
         return row[0], bool(row[1])
+
+    def _auth_version_expires(self) -> None:
+        self._auth_version_fresh = False
 
     @staticmethod
     def _auth_state_now(conn: sqlite3.Connection, agent_id: str, jti: str) -> tuple[AgentStatus | None, bool]:
