@@ -38,6 +38,12 @@ predicate's ``precision`` unless the trigger has its own) when it fired fewer th
 ``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
 script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
 predicate wins; for a functional predicate (one birth place, one capital …) a subject keeps its best object only.
+
+A statistical layer (``relation_classifier.py``, weights in ``data/relations_classifier.json``) then adds, for pairs
+of entities no pattern judged, the relation its logistic regression finds likely enough (pattern ``classifier``
+with ``explain``), short of a second relation of a kind the patterns gave the subject or object, a courtesy title
+beside a post held, or a state other than the one the subject's own nisba names. ``classifier=None``: the
+patterns alone (the calibration measures them so).
 """
 
 from __future__ import annotations
