@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from tahqiq.analysis.relations import _CLITICS, Predicate, _contains, _Ent
+from tahqiq.analysis.relations import _CLITICS, Predicate, _Ent, _word_matches
 
 __all__ = [
     "MAX_GAP",
@@ -140,6 +140,7 @@ def candidates(
     lexicon = {p.name: sorted({w for t in p.triggers for w in t.words if len(w) >= 3}) for p in preds}
     as_subject: dict[Span, set[str]] = {}
     as_object: dict[Span, set[str]] = {}
+    matches: dict[tuple[str, str], bool] = {}  # (word, trigger word) → whether it matches, for the whole sentence
     for name, subject_span, object_span in found:
         as_subject.setdefault(subject_span, set()).add(name)
         as_object.setdefault(object_span, set()).add(name)
@@ -150,14 +151,13 @@ def candidates(
                 continue
             classes: list[tuple[str, Predicate, str, tuple[str, ...]]] = []
             pair: tuple[list[str], list[str], list[str]] | None = None
-            seen: dict[tuple[int, str], bool] = {}
             for p in preds:
                 for order, (subj, obj) in (("so", (a, b)), ("os", (b, a))):
                     if not p.allows(subj.type, obj.type):
                         continue
                     if pair is None:
                         pair = _pair_features(a, b, ents, words, text)
-                    own = _trigger_features(lexicon[p.name], pair[1], pair[2], seen) + _found_features(
+                    own = _trigger_features(lexicon[p.name], pair[1], pair[2], matches) + _found_features(
                         p.name, subj.span, obj.span, as_subject, as_object
                     )
                     classes.append((f"{p.name}/{order}", p, order, own))
@@ -184,16 +184,21 @@ def _found_features(
 
 
 def _trigger_features(
-    words: list[str], between: list[str], before: list[str], seen: dict[tuple[int, str], bool]
+    words: list[str], between: list[str], before: list[str], matches: dict[tuple[str, str], bool]
 ) -> tuple[str, ...]:
     """Whether one of the predicate's trigger ``words`` (any order, any site) occurs between or before the pair
-    (``seen`` remembers each word's answer for the pair)."""
+    (``matches`` remembers each word's answer for the sentence: pairs share their words)."""
     out: list[str] = []
-    for site, (name, tokens) in enumerate((("trig_between", between), ("trig_before", before))):
-        for w in words:
-            hit = seen.get((site, w))
-            if hit is None:
-                hit = seen[(site, w)] = _contains(tokens, (w,))
+    for name, tokens in (("trig_between", between), ("trig_before", before)):
+        for token in tokens:
+            hit = False
+            for w in words:
+                known = matches.get((token, w))
+                if known is None:
+                    known = matches[(token, w)] = _word_matches(token, w)
+                if known:
+                    hit = True
+                    break
             if hit:
                 out.append(name)
                 break
