@@ -38,6 +38,12 @@ predicate's ``precision`` unless the trigger has its own) when it fired fewer th
 ``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
 script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
 predicate wins; for a functional predicate (one birth place, one capital …) a subject keeps its best object only.
+
+A statistical layer (``relation_classifier.py``, weights in ``data/relations_classifier.json``) then adds, for pairs
+of entities no pattern judged, the relation its logistic regression finds likely enough (pattern ``classifier``
+with ``explain``), short of a second relation of a kind the patterns gave the subject or object, a courtesy title
+beside a post held, or a state other than the one the subject's own nisba names. ``classifier=None``: the
+patterns alone (the calibration measures them so).
 """
 
 from __future__ import annotations
@@ -47,9 +53,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from tahqiq.core import normalize, scan
+
+if TYPE_CHECKING:
+    from tahqiq.analysis.relation_classifier import RelationClassifier
 
 __all__ = [
     "ENTITY_TYPES",
@@ -307,8 +316,16 @@ class RelationExtractor:
         *,
         max_gap: int = DEFAULT_MAX_GAP,
         min_confidence: float = 0.2,
+        classifier: RelationClassifier | Literal["shipped"] | None = "shipped",
     ) -> None:
         self.predicates = predicates if predicates is not None else load_inventory()
+        if classifier == "shipped":
+            # imported here: the classifier's module builds on this one's entity and matching helpers
+            from tahqiq.analysis.relation_classifier import load_classifier
+
+            classifier = load_classifier()
+        # the statistical layer adding what the patterns miss (None: the patterns alone)
+        self.classifier: RelationClassifier | None = classifier
         self.by_name = {p.name: p for p in self.predicates}
         self.nested = [
             r for r in (nested if nested is not None else load_nested_rules()) if r.predicate in self.by_name
@@ -479,16 +496,19 @@ class RelationExtractor:
             for k in range(1, len(words))
         )
 
+    def prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[_Ent], list[_Ent], list[str]]:
+        """The sentence's entities, those of them that are no part of a name (the arguments) and its loosely
+        normalised words (numbers are words too: an entity may be one, DATE 2026 inside كأس العالم 2026)."""
+        tokens = [t for t in scan(text) if t.kind in ("word", "number")]
+        ents = self._entities(text, entities, [(t.start, t.end) for t in tokens])
+        args = [e for e in ents if not self._name_part(e, ents)]
+        return ents, args, [_loose(t.text) for t in tokens]
+
     def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
         """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
         as the calibration counts them."""
-        # numbers are words too: an entity may be one (DATE 2026 inside كأس العالم 2026)
-        tokens = [t for t in scan(text) if t.kind in ("word", "number")]
-        spans = [(t.start, t.end) for t in tokens]
-        loose_words = [_loose(t.text) for t in tokens]
-        ents = self._entities(text, entities, spans)
-        args = [e for e in ents if not self._name_part(e, ents)]
+        ents, args, loose_words = self.prepare(text, entities)
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         leads = {id(e): self._lead(e, ents) for e in args}
@@ -585,6 +605,8 @@ class RelationExtractor:
                             best.pop(rkey, None)
                             best[key] = (conf, p, f"{p.name}/{ti}")
         self._nested(ents, loose_words, best)
+        # pairs the patterns judged (a courtesy title dropped below included): the classifier leaves them alone
+        judged = set(best)
         self._honorific_posts(ents, loose_words, best)
         self._coordinated(args, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
@@ -601,6 +623,26 @@ class RelationExtractor:
                     continue
                 taken.add(k)
             kept.append((conf, p, s, o, source))
+        if self.classifier is not None:
+            judged |= set(best)
+            pairs = {(k[0][:2], k[1][:2]) for k in judged} | {(k[1][:2], k[0][:2]) for k in judged}
+            said = [(p.name, s.span, o.span) for _, p, s, o, _ in kept]
+            posts = {s.span for _, p, s, o, _ in kept if p.name == "holds_position"}
+            held: set[tuple[str, tuple[int, int]] | tuple[str, tuple[int, int], str]] = {
+                (p.name, s.span) for _, p, s, o, _ in kept
+            } | {(p.name, o.span, "o") for _, p, s, o, _ in kept}
+            for conf, p, s, o in self.classifier.additions(
+                text, ents, args, loose_words, self.predicates, pairs, taken, said
+            ):
+                if p.name == "holds_position" and s.span in posts and self._honorific(o, loose_words):
+                    continue  # a courtesy title beside a post held is no post (see _honorific_posts)
+                if (p.name, s.span) in held or (p.name, o.span, "o") in held:
+                    continue  # the patterns gave the subject (or object) its relation of this kind: no second
+                if o.type == "GPE" and self._other_state(s, o, ents, loose_words):
+                    continue  # the subject is named with another state's nisba (الدستور المصري … ليبيا)
+                conf *= (s.confidence + o.confidence) / 2
+                if conf >= self.min_confidence:
+                    kept.append((conf, p, s, o, "classifier"))
         kept.sort(key=lambda f: (f[2].start, f[3].start, f[1].name))
         out: list[dict[str, Any]] = []
         for conf, p, s, o, source in kept:
@@ -609,6 +651,13 @@ class RelationExtractor:
                 r["pattern"] = source
             out.append(r)
         return out
+
+    @staticmethod
+    def _other_state(subject: _Ent, state: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
+        """Whether ``subject`` holds a nisba (a NORP inside its name) that does not name ``state``."""
+        nisbas = [e for e in ents if e.type == "NORP" and subject.start <= e.start and e.end <= subject.end]
+        state_words = loose_words[state.first : state.last]
+        return bool(nisbas) and not any(_nisba_names(loose_words[n.first : n.last], state_words) for n in nisbas)
 
     def _nearer_subject(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
         """Whether an entity of the subject's type stands between the subject and the trigger: the trigger is
