@@ -425,14 +425,37 @@ impl Index {
         threshold: f64,
         stop: Option<Hit>,
     ) -> Vec<Hit> {
+        self.search_in(q, top_k, threshold, stop, Vec::new())
+    }
+
+    /// [`Index::search_prepared`] into `out` (replacing what it held), reusing its memory from search to search.
+    pub fn search_prepared_into(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        out: &mut Vec<Hit>,
+    ) {
+        *out = self.search_in(q, top_k, threshold, None, std::mem::take(out));
+    }
+
+    /// [`Index::search_until`] whose answer is built in the memory of `hits`.
+    fn search_in(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+        hits: Vec<Hit>,
+    ) -> Vec<Hit> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("popcnt") {
                 // SAFETY: the CPU has just been checked for the `popcnt` instruction.
-                return unsafe { self.search_popcnt(q, top_k, threshold, stop) };
+                return unsafe { self.search_popcnt(q, top_k, threshold, stop, hits) };
             }
         }
-        self.search_body(q, top_k, threshold, stop)
+        self.search_body(q, top_k, threshold, stop, hits)
     }
 
     /// The search compiled with the `popcnt` instruction, which the baseline x86-64 target lacks: counting
@@ -445,15 +468,23 @@ impl Index {
         top_k: usize,
         threshold: f64,
         stop: Option<Hit>,
+        hits: Vec<Hit>,
     ) -> Vec<Hit> {
-        self.search_body(q, top_k, threshold, stop)
+        self.search_body(q, top_k, threshold, stop, hits)
     }
 
     #[inline(always)]
-    fn search_body(&self, q: &Query, top_k: usize, threshold: f64, stop: Option<Hit>) -> Vec<Hit> {
-        let mut top = TopK::new(top_k.min(self.len));
+    fn search_body(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+        hits: Vec<Hit>,
+    ) -> Vec<Hit> {
+        let mut top = TopK::new(top_k.min(self.len), hits);
         if top.capacity == 0 {
-            return Vec::new();
+            return top.into_sorted();
         }
         // Nearest lengths first (shorter first at equal distance): they hold the best scores, which then raise
         // the bar for the rest. The groups ascend by length, so walk outwards from the query's length.
@@ -664,11 +695,11 @@ struct TopK {
 }
 
 impl TopK {
-    fn new(capacity: usize) -> TopK {
-        TopK {
-            capacity,
-            hits: Vec::with_capacity(capacity.min(1024)),
-        }
+    /// An empty list in the memory of `hits` (whatever it held is dropped).
+    fn new(capacity: usize, mut hits: Vec<Hit>) -> TopK {
+        hits.clear();
+        hits.reserve(capacity.min(1024));
+        TopK { capacity, hits }
     }
 
     /// Whether `hit` can no longer get in: the list is full of better hits (it only gets better).
