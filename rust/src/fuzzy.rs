@@ -124,9 +124,9 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// `rapidfuzz.fuzz.ratio / 100` for strings whose lengths sum to `total` and whose LCS is `lcs`.
+/// `rapidfuzz.fuzz.ratio / 100` for strings whose lengths sum to `total` and whose LCS is `lcs`, computed.
 #[inline]
-fn score(total: usize, lcs: usize) -> f64 {
+const fn score_computed(total: usize, lcs: usize) -> f64 {
     let sim = if total == 0 {
         1.0
     } else {
@@ -135,10 +135,74 @@ fn score(total: usize, lcs: usize) -> f64 {
     sim * 100.0 / 100.0
 }
 
-/// The smallest LCS in `0..=most` whose score reaches `bar` for strings of `total` characters, if any. Starts
-/// from the real-number answer and settles it with `score` itself, so that the rounding is exactly the score's.
+/// Largest length sum whose scores are looked up rather than divided: it covers words (a division costs
+/// more than the rest of a score), while the table stays small (33 KB) and only its used rows get cached.
+const TABLE_TOTAL: usize = 128;
+
+/// Where the row of each `total` starts in `SCORES`: a row holds the scores of LCS `0..=total / 2`.
+const ROW_START: [usize; TABLE_TOTAL + 2] = {
+    let mut rows = [0usize; TABLE_TOTAL + 2];
+    let mut t = 0;
+    while t <= TABLE_TOTAL {
+        rows[t + 1] = rows[t] + t / 2 + 1;
+        t += 1;
+    }
+    rows
+};
+
+/// `score_computed(total, lcs)` for every `total <= TABLE_TOTAL` and `lcs <= total / 2`, row after row.
+/// Const evaluation rounds IEEE operations exactly as the CPU does, so the values are the same bits.
+static SCORES: [f64; ROW_START[TABLE_TOTAL + 1]] = {
+    let mut table = [0.0f64; ROW_START[TABLE_TOTAL + 1]];
+    let mut t = 0;
+    while t <= TABLE_TOTAL {
+        let mut k = 0;
+        while k <= t / 2 {
+            table[ROW_START[t] + k] = score_computed(t, k);
+            k += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// The scores of LCS `0..=most` for strings of `total` characters, when the table holds them.
+#[inline]
+fn score_row(total: usize, most: usize) -> Option<&'static [f64]> {
+    // An LCS is at most the shorter string, so `most <= total / 2` whenever it comes from two strings.
+    if total <= TABLE_TOTAL && most <= total / 2 {
+        Some(&SCORES[ROW_START[total]..=ROW_START[total] + most])
+    } else {
+        None
+    }
+}
+
+/// `rapidfuzz.fuzz.ratio / 100` for strings whose lengths sum to `total` and whose LCS is `lcs`.
+#[inline]
+fn score(total: usize, lcs: usize) -> f64 {
+    match score_row(total, lcs) {
+        Some(row) => row[lcs],
+        None => score_computed(total, lcs),
+    }
+}
+
+/// The smallest LCS in `0..=most` whose score reaches `bar` for strings of `total` characters, if any.
 #[inline]
 fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
+    match score_row(total, most) {
+        // Scores never fall as the LCS grows (subtraction and division round monotonically).
+        Some(row) => {
+            let k = row.partition_point(|&s| s < bar);
+            (k <= most).then_some(k)
+        }
+        None => min_lcs_computed(total, most, bar),
+    }
+}
+
+/// [`min_lcs`] without the table. Starts from the real-number answer and settles it with the score itself,
+/// so that the rounding is exactly the score's.
+#[inline]
+fn min_lcs_computed(total: usize, most: usize, bar: f64) -> Option<usize> {
     // Truncation (no `ceil`: the baseline target calls libm for it); the loops below settle the rest.
     let estimate = bar * total as f64 / 2.0;
     let mut k = if estimate.is_finite() && estimate > 0.0 {
@@ -146,10 +210,10 @@ fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
     } else {
         0
     };
-    while k > 0 && score(total, k - 1) >= bar {
+    while k > 0 && score_computed(total, k - 1) >= bar {
         k -= 1;
     }
-    while k <= most && score(total, k) < bar {
+    while k <= most && score_computed(total, k) < bar {
         k += 1;
     }
     (k <= most).then_some(k)
@@ -361,14 +425,37 @@ impl Index {
         threshold: f64,
         stop: Option<Hit>,
     ) -> Vec<Hit> {
+        self.search_in(q, top_k, threshold, stop, Vec::new())
+    }
+
+    /// [`Index::search_prepared`] into `out` (replacing what it held), reusing its memory from search to search.
+    pub fn search_prepared_into(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        out: &mut Vec<Hit>,
+    ) {
+        *out = self.search_in(q, top_k, threshold, None, std::mem::take(out));
+    }
+
+    /// [`Index::search_until`] whose answer is built in the memory of `hits`.
+    fn search_in(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+        hits: Vec<Hit>,
+    ) -> Vec<Hit> {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("popcnt") {
                 // SAFETY: the CPU has just been checked for the `popcnt` instruction.
-                return unsafe { self.search_popcnt(q, top_k, threshold, stop) };
+                return unsafe { self.search_popcnt(q, top_k, threshold, stop, hits) };
             }
         }
-        self.search_body(q, top_k, threshold, stop)
+        self.search_body(q, top_k, threshold, stop, hits)
     }
 
     /// The search compiled with the `popcnt` instruction, which the baseline x86-64 target lacks: counting
@@ -381,15 +468,23 @@ impl Index {
         top_k: usize,
         threshold: f64,
         stop: Option<Hit>,
+        hits: Vec<Hit>,
     ) -> Vec<Hit> {
-        self.search_body(q, top_k, threshold, stop)
+        self.search_body(q, top_k, threshold, stop, hits)
     }
 
     #[inline(always)]
-    fn search_body(&self, q: &Query, top_k: usize, threshold: f64, stop: Option<Hit>) -> Vec<Hit> {
-        let mut top = TopK::new(top_k.min(self.len));
+    fn search_body(
+        &self,
+        q: &Query,
+        top_k: usize,
+        threshold: f64,
+        stop: Option<Hit>,
+        hits: Vec<Hit>,
+    ) -> Vec<Hit> {
+        let mut top = TopK::new(top_k.min(self.len), hits);
         if top.capacity == 0 {
-            return Vec::new();
+            return top.into_sorted();
         }
         // Nearest lengths first (shorter first at equal distance): they hold the best scores, which then raise
         // the bar for the rest. The groups ascend by length, so walk outwards from the query's length.
@@ -600,11 +695,11 @@ struct TopK {
 }
 
 impl TopK {
-    fn new(capacity: usize) -> TopK {
-        TopK {
-            capacity,
-            hits: Vec::with_capacity(capacity.min(1024)),
-        }
+    /// An empty list in the memory of `hits` (whatever it held is dropped).
+    fn new(capacity: usize, mut hits: Vec<Hit>) -> TopK {
+        hits.clear();
+        hits.reserve(capacity.min(1024));
+        TopK { capacity, hits }
     }
 
     /// Whether `hit` can no longer get in: the list is full of better hits (it only gets better).
@@ -919,6 +1014,43 @@ mod tests {
         }
     }
 
+    /// Every score in the table has the bits of the computed one (at runtime, on this CPU).
+    #[test]
+    fn score_table_equals_division() {
+        for total in 0..=TABLE_TOTAL + 3 {
+            for lcs in 0..=total / 2 {
+                assert_eq!(
+                    score(total, lcs).to_bits(),
+                    score_computed(std::hint::black_box(total), lcs).to_bits(),
+                    "total {total}, lcs {lcs}"
+                );
+            }
+        }
+    }
+
+    /// Every bar between two neighbouring scores, and the scores themselves, finds the same LCS either way.
+    #[test]
+    fn min_lcs_table_equals_computed_at_every_score() {
+        for total in 0..=TABLE_TOTAL + 3 {
+            for most in 0..=total / 2 {
+                for lcs in 0..=total / 2 {
+                    let s = score_computed(std::hint::black_box(total), lcs);
+                    for bar in [
+                        s,
+                        f64::from_bits(s.to_bits() + 1),
+                        f64::from_bits(s.to_bits().saturating_sub(1)),
+                    ] {
+                        assert_eq!(
+                            min_lcs(total, most, bar),
+                            min_lcs_computed(total, most, bar),
+                            "total {total}, most {most}, bar {bar}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     proptest! {
         #[test]
         fn bit_parallel_lcs_is_exact(a in "[abcdé]{0,150}", b in "[abcdé]{0,40}") {
@@ -935,6 +1067,13 @@ mod tests {
             // An LCS is at most the shorter string: never more than half of the total.
             let most = most.min(total / 2);
             prop_assert_eq!(min_lcs(total, most, bar), (0..=most).find(|&k| score(total, k) >= bar));
+            prop_assert_eq!(min_lcs(total, most, bar), min_lcs_computed(total, most, bar));
+        }
+
+        #[test]
+        fn min_lcs_table_equals_computed_at_any_bar(total in 0usize..200, most in 0usize..100, bar in any::<f64>()) {
+            let most = most.min(total / 2);
+            prop_assert_eq!(min_lcs(total, most, bar), min_lcs_computed(total, most, bar));
         }
 
         #[test]

@@ -267,6 +267,30 @@ fn for_each_stem(form: &str, scratch: &mut StemScratch, mut visit: impl FnMut(&s
 struct Scratch {
     query: Query,
     stems: StemScratch,
+    matches: MatchScratch,
+}
+
+/// The working lists of [`Glossary::match_word_in`], kept from word to word so that a word allocates only
+/// its answer (and, rarely, a tie-resolving search's).
+#[derive(Default)]
+struct MatchScratch {
+    found: Vec<Match>,
+    candidates: Vec<Match>,
+    hits: Vec<Hit>,
+    scores: Vec<f64>,
+    similarity: Vec<Option<f64>>,
+    unsure: Vec<(usize, f64)>,
+    ranked: Vec<(Match, f64)>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            query: Query::empty(),
+            stems: StemScratch::default(),
+            matches: MatchScratch::default(),
+        }
+    }
 }
 
 thread_local! {
@@ -275,10 +299,7 @@ thread_local! {
 
 /// Runs `f` with this thread's [`Scratch`] (fresh buffers should it be in use already).
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let fresh = || Scratch {
-        query: Query::empty(),
-        stems: StemScratch::default(),
-    };
+    let fresh = Scratch::new;
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut slot) => f(slot.get_or_insert_with(fresh)),
         Err(_) => f(&mut fresh()),
@@ -492,27 +513,25 @@ impl Glossary {
 
     /// The matches of one word (`raw` as written, `norm` its normalised form), best first, at most `top_k`.
     pub fn match_word(&self, raw: &str, norm: &str, top_k: usize, threshold: f64) -> Vec<Match> {
-        self.match_word_in(
-            &mut Query::empty(),
-            &mut StemScratch::default(),
-            raw,
-            norm,
-            top_k,
-            threshold,
-        )
+        self.match_word_in(&mut Scratch::new(), raw, norm, top_k, threshold)
     }
 
     /// [`Glossary::match_word`] preparing the fuzzy query in `query`'s buffers (word after word of a text).
     fn match_word_in(
         &self,
-        query: &mut Query,
-        stems: &mut StemScratch,
+        scratch: &mut Scratch,
         raw: &str,
         norm: &str,
         top_k: usize,
         threshold: f64,
     ) -> Vec<Match> {
-        let mut found = Found(Vec::new());
+        let Scratch {
+            query,
+            stems,
+            matches: bufs,
+        } = scratch;
+        let mut found = Found(std::mem::take(&mut bufs.found));
+        found.0.clear();
         for &i in self.by_raw.get(raw).into_iter().flatten() {
             found.offer(i, MatchType::Exact, 1.0, threshold);
         }
@@ -537,6 +556,7 @@ impl Glossary {
         let query = &*query;
         if found.0.is_empty() {
             // Only fuzzy matches, ranked as the search ranks them.
+            bufs.found = found.0;
             let hits = self.index.search_prepared(query, top_k, threshold);
             return hits
                 .into_iter()
@@ -553,15 +573,19 @@ impl Glossary {
         let bar = if found.0.len() < top_k {
             threshold
         } else {
-            let mut scores: Vec<f64> = found.0.iter().map(|m| m.score).collect();
+            let scores = &mut bufs.scores;
+            scores.clear();
+            scores.extend(found.0.iter().map(|m| m.score));
             scores.sort_unstable_by(|a, b| b.total_cmp(a));
             scores[top_k - 1].max(threshold)
         };
         // Among the best `top_k + found` fuzzy hits are the best `top_k` that are not matches already.
         let limit = (top_k + found.0.len()).min(in_h);
-        let hits = self.index.search_prepared(query, limit, bar);
+        let hits = &mut bufs.hits;
+        self.index.search_prepared_into(query, limit, bar, hits);
         // The similarity of each match found so far: its score in H, if it is in H (see the module docs).
-        let mut similarity: Vec<Option<f64>> = Vec::with_capacity(found.0.len());
+        let similarity = &mut bufs.similarity;
+        similarity.clear();
         // A similarity only orders matches of equal score and type, and only ones that can still be answered.
         let place_matters = |m: &Match| {
             let (mut tied, mut before) = (0, 0);
@@ -572,7 +596,8 @@ impl Glossary {
             tied > 1 && before < top_k
         };
         // Forms found but not in `hits` whose place in H is unknown, most similar first.
-        let mut unsure: Vec<(usize, f64)> = Vec::new();
+        let unsure = &mut bufs.unsure;
+        unsure.clear();
         for (k, m) in found.0.iter().enumerate() {
             let known = hits.iter().find(|h| h.index == m.index).map(|h| h.score);
             if known.is_none() && place_matters(m) {
@@ -588,14 +613,14 @@ impl Glossary {
                 .then(found.0[a.0].index.cmp(&found.0[b.0].index))
         });
         let mut complete: Option<(f64, Vec<Hit>)> = None;
-        for (k, s) in unsure {
+        for &(k, s) in unsure.iter() {
             let m = found.0[k];
             // Matches sure to come first whatever this one's similarity (at most `s`): once they fill top_k,
             // its place no longer matters (and a lower similarity only moves it further down).
             let before = found
                 .0
                 .iter()
-                .zip(&similarity)
+                .zip(similarity.iter())
                 .filter(|&(o, o_sim)| {
                     o.score > m.score
                         || (o.score == m.score && o.kind < m.kind)
@@ -625,19 +650,22 @@ impl Glossary {
             // Found means not stopped early, so the search was complete.
             complete = similarity[k].map(|_| (s, deeper));
         }
-        let mut ranked: Vec<(Match, f64)> = Vec::with_capacity(found.0.len() + hits.len());
-        let candidates = std::mem::take(&mut found.0);
-        for (m, sim) in candidates.iter().zip(&similarity) {
+        let ranked = &mut bufs.ranked;
+        ranked.clear();
+        let candidates = &mut bufs.candidates;
+        std::mem::swap(candidates, &mut found.0);
+        found.0.clear();
+        for (m, sim) in candidates.iter().zip(similarity.iter()) {
             found.0.push(*m);
             if let Some(s) = *sim {
                 // A form in H is also offered as a fuzzy match (better only when its score is higher).
                 found.offer(m.index, MatchType::Fuzzy, s, threshold);
             }
         }
-        for h in &hits {
+        for h in hits.iter() {
             found.offer(h.index, MatchType::Fuzzy, h.score, threshold);
         }
-        for m in found.0 {
+        for &m in found.0.iter() {
             let sim = match candidates.iter().position(|c| c.index == m.index) {
                 Some(k) => similarity[k].unwrap_or(0.0),
                 None => m.score,
@@ -652,7 +680,8 @@ impl Glossary {
                 .then(a.index.cmp(&b.index))
         });
         ranked.truncate(top_k);
-        ranked.into_iter().map(|(m, _)| m).collect()
+        bufs.found = found.0;
+        ranked.iter().map(|&(m, _)| m).collect()
     }
 
     /// Every word and number of `text` (as `tahqiq.core.scan` finds them) with its matches.
@@ -667,14 +696,12 @@ impl Glossary {
         top_k: usize,
         threshold: f64,
     ) -> Vec<WordMatches<'a>> {
-        let Scratch { query, stems } = scratch;
         scan_str(text)
             .into_iter()
             .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
             .map(|t| {
                 let normalized = match_form(t.text);
-                let matches =
-                    self.match_word_in(query, stems, t.text, &normalized, top_k, threshold);
+                let matches = self.match_word_in(scratch, t.text, &normalized, top_k, threshold);
                 WordMatches {
                     text: t.text,
                     start: t.span.start,
@@ -1270,6 +1297,24 @@ mod tests {
             let g = Glossary::new(&texts, &texts, &stems);
             let norm = match_form(&word);
             prop_assert_eq!(g.match_word(&word, &norm, top_k, threshold), reference(&g, &word, &norm, top_k, threshold));
+        }
+
+        #[test]
+        fn scratch_reused_word_after_word_gives_the_reference_answers(
+            forms in proptest::collection::vec(("(و|ب|ال)?[بتيكلمنهوا]{1,5}(ي|ك|ها|ت)?", "[بتيكلمنهوا]{2,4}"), 1..80),
+            words in proptest::collection::vec("(و|ف)?(ب|ل|ال)?[بتيكلمنهوا]{1,5}(ي|ك|ها|تي)?", 1..8),
+            top_k in 1usize..6,
+            threshold in prop_oneof![Just(0.0), Just(0.5), Just(0.65), 0.0f64..=1.0],
+        ) {
+            let texts: Vec<&str> = forms.iter().map(|(f, _)| f.as_str()).collect();
+            let stems: Vec<&str> = forms.iter().map(|(_, s)| s.as_str()).collect();
+            let g = Glossary::new(&texts, &texts, &stems);
+            // One scratch for all the words, as `lookup` uses it: nothing a word leaves behind changes the next.
+            let mut scratch = Scratch::new();
+            for word in &words {
+                let norm = match_form(word);
+                prop_assert_eq!(g.match_word_in(&mut scratch, word, &norm, top_k, threshold), reference(&g, word, &norm, top_k, threshold));
+            }
         }
     }
 }
