@@ -26,6 +26,7 @@ from tahqiq.store.protocol import (
     RateLimit,
     SigningKey,
     Submission,
+    SubmissionHandler,
     SubmissionStatus,
 )
 
@@ -254,6 +255,22 @@ class BatchTx:
         kept.artifacts.extend(cur.artifacts)
         for claim_id, roles in cur.roles.items():
             kept.roles.setdefault(claim_id, set()).update(roles)
+
+    async def apply_all(
+        self, taken: list[Submission], handler: SubmissionHandler
+    ) -> list[tuple[Submission, SubmissionStatus, str | None]]:
+        """Runs `handler` on each submission in turn, each in its own layer: (submission, status, reason) each."""
+        outcomes: list[tuple[Submission, SubmissionStatus, str | None]] = []
+        for submission in taken:
+            self.begin()
+            try:
+                applied = await handler(self, submission)
+            finally:
+                self.open = False
+            self.finish(keep=applied.rejected_reason is None)
+            status: SubmissionStatus = "processed" if applied.rejected_reason is None else "rejected"
+            outcomes.append((submission, status, applied.rejected_reason))
+        return outcomes
 
     # The handler's side (ProcessingTx).
 

@@ -439,16 +439,9 @@ class PostgresStore:
                 return sorted(await conn.fetchval(_ALLOCATE_IDS[kind], count))
 
             tx = c.BatchTx(load, allocate, len(taken))
-            outcomes: list[tuple[str, str, str | None]] = []
-            for submission in taken:
-                tx.begin()
-                try:
-                    applied = await handler(tx, submission)
-                finally:
-                    tx.open = False
-                tx.finish(keep=applied.rejected_reason is None)
-                status = "processed" if applied.rejected_reason is None else "rejected"
-                outcomes.append((submission.submission_id, status, applied.rejected_reason))
+            outcomes = [
+                (sub.submission_id, status, reason) for sub, status, reason in await tx.apply_all(taken, handler)
+            ]
             kept = tx.kept
             await conn.execute(
                 _WRITE_BATCH,

@@ -517,16 +517,10 @@ class SqliteStore:
                     return list(range(first, first + count))
 
                 tx = c.BatchTx(load, allocate, len(taken))
-                outcomes: list[tuple[str | None, float, str, str]] = []
-                for submission in taken:
-                    tx.begin()
-                    try:
-                        applied = await handler(tx, submission)
-                    finally:
-                        tx.open = False
-                    tx.finish(keep=applied.rejected_reason is None)
-                    status = "processed" if applied.rejected_reason is None else "rejected"
-                    outcomes.append((applied.rejected_reason, now, status, submission.submission_id))
+                outcomes = [
+                    (reason, now, status, sub.submission_id)
+                    for sub, status, reason in await tx.apply_all(taken, handler)
+                ]
                 await self._in_writer(partial(self._write_batch, tx.kept, outcomes))
             except BaseException:
                 # The writer thread is FIFO: this rollback runs before any later write, even when cancelled.
@@ -572,7 +566,7 @@ class SqliteStore:
         roles = _rows(conn, "SELECT DISTINCT role_id FROM artifacts WHERE claim_id = ?", (claim_id,))
         return row[0], {role[0] for role in roles}
 
-    def _write_batch(self, kept: c.BatchWrites, outcomes: list[tuple[str | None, float, str, str]]) -> None:
+    def _write_batch(self, kept: c.BatchWrites, outcomes: Sequence[tuple[str | None, float, str, str]]) -> None:
         conn = self._writer()
         conn.executemany(
             "INSERT INTO claims (claim_id, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
