@@ -202,6 +202,14 @@ def test_gold_f1_on_the_held_out_half(rec: Recognizer, tmp_path: Path) -> None:
     assert report["micro"]["f1"] >= MIN_F1_HELD_OUT, report["micro"]
 
 
+def assert_entity_found(rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None) -> None:
+    """`expected` (type, text) is among the entities of `text`, and `absent` (when given) is not."""
+    got = {(e.type, e.text) for e in rec.recognize(text)}
+    assert expected in got, got
+    if absent is not None:
+        assert absent not in got, got
+
+
 @pytest.mark.parametrize(
     ("text", "expected", "absent"),
     [
@@ -251,10 +259,7 @@ def test_gold_f1_on_the_held_out_half(rec: Recognizer, tmp_path: Path) -> None:
 def test_pattern_families(
     rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
-    got = {(e.type, e.text) for e in rec.recognize(text)}
-    assert expected in got, got
-    if absent is not None:
-        assert absent not in got, got
+    assert_entity_found(rec, text, expected, absent)
 
 
 # issue 5: relation arguments need whole names, laws, languages, facilities and products; each case fails on the
@@ -328,7 +333,4 @@ def test_pattern_families(
 def test_argument_patterns(
     rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
-    got = {(e.type, e.text) for e in rec.recognize(text)}
-    assert expected in got, got
-    if absent is not None:
-        assert absent not in got, got
+    assert_entity_found(rec, text, expected, absent)
