@@ -24,12 +24,14 @@ from tahqiq.summarize.extractive import (
     MAX_RANKED_SENTENCES,
     POSITIONS,
     REDUNDANCY_WEIGHT,
+    SHORT_WEIGHTS,
     WEIGHTS,
     ExtractiveSummary,
     SentenceWeights,
     choose,
     detect_language,
     forward_centrality,
+    length_weights,
     sentence_features,
     sentence_scores,
     sentence_terms,
@@ -424,7 +426,29 @@ def test_the_summary_follows_the_weights() -> None:
     by_length = SentenceWeights(0.0, (0.0,) * POSITIONS, 0.0, 10.0)
     assert summarize(text, "short", weights=flat).sentences == tuple(split_sentences(text)[:3])
     assert split_sentences(text)[-1] in summarize(text, "short", weights=by_length).sentences
-    assert summarize(text, "short") == summarize(text, "short", weights=WEIGHTS)
+    for length in LENGTH_SENTENCES:
+        assert summarize(text, length) == summarize(text, length, weights=length_weights(length))
+
+
+def test_the_short_summary_has_its_own_more_cautious_model() -> None:
+    """Short summaries use SHORT_WEIGHTS (fitted with the larger L2: README.md, "Summarizer quality"), the others
+    WEIGHTS. Here the fourth sentence is longer than the third (10 content terms to 5) and the two models disagree:
+    WEIGHTS' log-odds put it more than the margin ahead, SHORT_WEIGHTS' do not, and the short summary keeps
+    Lead-3."""
+    assert length_weights("short") == SHORT_WEIGHTS
+    assert length_weights("medium") == length_weights("long") == WEIGHTS
+    # shrunk toward the lead-only model: every weight but the bias is smaller
+    assert all(abs(a) < abs(b) for a, b in zip(SHORT_WEIGHTS.vector()[1:], WEIGHTS.vector()[1:], strict=True))
+    text = (
+        "Regional ministers approved emergency grain subsidies, fuel vouchers, bakery loans and port repairs. "
+        "Farmers, millers, truckers and exporters welcomed Thursday's package cautiously. "
+        "Opposition critics objected loudly during parliament. "
+        "Auditors estimated eleven million dinars would cover wheat, barley, diesel costs. "
+        "Nobody resigned. Markets stayed calm."
+    )
+    sentences = split_sentences(text)
+    assert summarize(text, "short").sentences == tuple(sentences[:3])
+    assert summarize(text, "short", weights=WEIGHTS).sentences == (sentences[0], sentences[1], sentences[3])
 
 
 def test_only_the_first_sentences_are_ranked() -> None:

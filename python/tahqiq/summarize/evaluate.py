@@ -1,6 +1,7 @@
 """ROUGE of the extractive summarizer against the project's reference summaries, next to Lead-k.
 
-    tahqiq report summaries [--gold PATH ...] [--length short|medium|long|all] [--verbose] [--cv]
+    tahqiq report summaries [--gold PATH ...] [--length short|medium|long|all] [--verbose]
+                            [--cv [--sweep L2:MARGIN,...]]
     (also python -m tahqiq.summarize.evaluate ...; run from the repository)
 
 Without ``--gold`` both gold sets are scored, each under its own heading: tests/gold/summaries.jsonl and
@@ -8,7 +9,9 @@ tests/gold/summaries_heldout.jsonl (held out until it had been looked at once; n
 summarizer's weights are fitted on, so the figures on either are not a measurement). ``--length all`` prints one
 table of F1 for every set, length and language instead of the detailed lines. ``--cv`` prints the cross-validated
 figures instead (:mod:`tahqiq.summarize.training`): the weights refitted without the documents they are scored on,
-by set (with two or more sets) and in 8 folds.
+by set (with two or more sets) and in 8 folds, with each scheme's worst fold. ``--cv --sweep 4:0.9,16:0.9`` prints
+the short summary cross-validated with each of those ridge penalties and lead margins instead (what its settings
+were chosen on: :func:`tahqiq.summarize.training.short_sweep`).
 
 Scoring conventions:
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 from collections import Counter
@@ -35,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from tahqiq.core import normalize
-from tahqiq.summarize.extractive import LENGTH_SENTENCES, WEIGHTS, SentenceWeights, summarize
+from tahqiq.summarize.extractive import LENGTH_SENTENCES, SentenceWeights, summarize
 from tahqiq.summarize.sentences import split_sentences
 
 DEFAULT_GOLD = Path("tests/gold/summaries.jsonl")
@@ -119,9 +123,10 @@ def _mean(scores: list[dict[str, Score]]) -> dict[str, Score]:
 
 
 def score_documents(
-    rows: list[dict[str, str]], length: str, weights: SentenceWeights = WEIGHTS
+    rows: list[dict[str, str]], length: str, weights: SentenceWeights | None = None
 ) -> list[dict[str, Any]]:
-    """ROUGE of the summarizer (with ``weights``) and of Lead-k on each gold document: ``[{id, lang, detected,
+    """ROUGE of the summarizer (with ``weights``, the length's own when None) and of Lead-k on each gold document:
+    ``[{id, lang, detected,
     summarizer, lead, chosen, positions, sentences}]``."""
     documents: list[dict[str, Any]] = []
     for row in rows:
@@ -217,6 +222,17 @@ def summaries_table(gold_sets: dict[str, Path]) -> list[str]:
     return lines
 
 
+def _settings(value: str) -> list[tuple[float, float]]:
+    """``--sweep``'s value: comma-separated ``L2:MARGIN`` pairs of finite numbers, L2 above 0, margins 0 or more."""
+    try:
+        pairs = [tuple(float(x) for x in part.split(":")) for part in value.split(",")]
+    except ValueError:
+        pairs = []
+    if not pairs or any(len(p) != 2 or not (0 < p[0] < math.inf and 0 <= p[1] < math.inf) for p in pairs):
+        raise argparse.ArgumentTypeError(f"expected L2:MARGIN pairs (L2 > 0, margin >= 0), comma-separated: {value!r}")
+    return [(p[0], p[1]) for p in pairs]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tahqiq report summaries", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -229,7 +245,16 @@ def main(argv: list[str] | None = None) -> int:
         "--verbose", action="store_true", help="per-document F1 and the sentences chosen (not with --length all)"
     )
     parser.add_argument("--cv", action="store_true", help="cross-validated figures (weights refitted per fold)")
+    parser.add_argument(
+        "--sweep",
+        type=_settings,
+        metavar="L2:MARGIN,...",
+        help="with --cv: the short summary cross-validated with each of these ridge penalties and lead margins "
+        "(pooled, worst fold, departures from Lead-3 in four schemes), instead",
+    )
     args = parser.parse_args(argv)
+    if args.sweep and not args.cv:
+        parser.error("--sweep needs --cv")
     if not args.gold:
         gold_sets = GOLD_SETS
     elif len(args.gold) == 1:
@@ -241,9 +266,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"no gold file {gold}: run from the repository or pass --gold", file=sys.stderr)
             return 2
     if args.cv:
-        from tahqiq.summarize.training import cross_validation_table  # it imports this module
+        from tahqiq.summarize.training import cross_validation_table, short_sweep_table  # they import this module
 
-        print("\n".join(cross_validation_table({label: load_gold(gold) for label, gold in gold_sets.items()})))
+        sets = {label: load_gold(gold) for label, gold in gold_sets.items()}
+        print("\n".join(short_sweep_table(sets, args.sweep) if args.sweep else cross_validation_table(sets)))
         return 0
     if args.length == "all":
         print("ROUGE F1 x100 of the extractive summarizer and of Lead-k (k = the sentences of that length)")
