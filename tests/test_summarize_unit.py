@@ -13,6 +13,7 @@ from tahqiq.config import Settings, SettingsError
 from tahqiq.problems import Problem
 from tahqiq.summarize import answer
 from tahqiq.summarize.breaker import BreakerOpen, BreakerState, CircuitBreaker
+from tahqiq.summarize.extractive import detect_language
 from tahqiq.summarize.service import parse_request, rate_bucket
 from tahqiq.summarize.upstream import Completion, parse_completion, retry_after_seconds
 
@@ -178,6 +179,23 @@ def test_language_is_decided_by_the_dominant_letters() -> None:
     assert answer.in_language("قال رئيس NATO إن الاجتماع انتهى", "ar")
     assert answer.in_language("The word سلام means peace in Arabic", "en")
     assert not answer.in_language("The word سلام means peace", "ar")
+
+
+@pytest.mark.parametrize(
+    ("text", "detected", "passes_as"),
+    [
+        ("12345 678.", "en", set()),  # no letters: detection must still name a language, the check must refuse
+        ("Привет мир, как дела", "en", set()),  # another script: English by default, but not an English answer
+        ("Привет мир как дела сегодня друзья مرحبا", "en", {"ar"}),  # Arabic ahead of Latin, not half the letters
+        ("The word سلام means peace", "en", {"en"}),
+        ("قال رئيس NATO إن الاجتماع انتهى", "ar", {"ar"}),
+    ],
+)
+def test_the_two_language_rules_differ_where_their_purposes_do(text: str, detected: str, passes_as: set[str]) -> None:
+    """detect_language (the summarizer's pipeline and label) names a language for any text; in_language (the check
+    of an upstream's answer) can refuse; one rule for both would change one of them (README.md, docstrings)."""
+    assert detect_language(text) == detected
+    assert {lang for lang in ("ar", "en") if answer.in_language(text, lang)} == passes_as
 
 
 def test_prompt_names_language_length_and_format() -> None:

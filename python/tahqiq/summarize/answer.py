@@ -51,7 +51,13 @@ def _letters(text: str) -> tuple[int, int]:
 
 
 def in_language(text: str, lang: str) -> bool:
-    """Arabic letters dominate for "ar", Latin letters for "en"."""
+    """Arabic letters dominate for "ar", Latin letters for "en".
+
+    Not :func:`tahqiq.summarize.extractive.detect_language`, on purpose: this checks an upstream's answer, so it
+    must be able to say no (an answer with no letters, or with more of the other script); that one picks the
+    summarizer's pipeline and label, so it must name a language for any text, English by default. Either in terms
+    of the other would change answers: ``detect_language(answer) == "en"`` would pass a Russian or a letterless
+    answer as English; detection by this rule would call a mostly Cyrillic text with a few Arabic words Arabic."""
     if text.isascii():  # no Arabic letter: Latin dominates when there is one (the usual English answer, in C)
         return lang == "en" and _ASCII_LETTER.search(text) is not None
     arabic, latin = _letters(text)

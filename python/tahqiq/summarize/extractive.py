@@ -116,7 +116,14 @@ class ExtractiveSummary:
 
 def detect_language(text: str) -> str:
     """``"ar"`` when Arabic letters are more than half of the letters of ``text``, else ``"en"`` (also for text with
-    no letters)."""
+    no letters).
+
+    Not :func:`tahqiq.summarize.answer.in_language`, on purpose: this picks the pipeline and the label of a summary,
+    so it must name one of the two languages for any text (English is the fallback: its stop words and suffix
+    stripper leave other scripts alone); that one checks an upstream's answer, so it must be able to say no (no
+    letters, the other script ahead). Either in terms of the other would change answers: as ``in_language(text,
+    "ar")`` this would call a mostly Cyrillic text with a few Arabic words Arabic; as ``detect_language(answer) ==
+    lang`` the check would pass a Russian or a letterless answer as English."""
     if text.isascii():  # no Arabic letter can be in it; a check in C, where counting reads every character
         return "en"
     # What sub() leaves is counted by len(): the loop stays in C and builds no list of runs.
