@@ -1,6 +1,7 @@
 """The extractive summarizer's sentence model: fitting it on the gold sets, and cross-validating the method.
 
     tahqiq report summaries --cv    (the cross-validated figures, per fold, language and length)
+    tahqiq report summaries --cv --sweep 4:0.9,16:0.9    (the short summary with other L2 penalties and margins)
 
 The model (:class:`tahqiq.summarize.extractive.SentenceWeights`) is a logistic regression of whether a sentence is
 one of the *oracle* sentences of its document, on the sentence's position (a weight for each of the first five), its
@@ -8,13 +9,16 @@ forward centrality and the log of its number of content terms. The oracle is the
 concatenation has the highest ROUGE-1 + ROUGE-2 F1 against the reference, searched over every set of three (the
 documents are short; only the first :data:`ORACLE_CANDIDATES` sentences are candidates), as extractive labels are
 made for supervised summarizers (SummaRuNNer, BertSum), which search greedily instead. The fit is Newton's method on
-the log-likelihood with an L2 penalty (:data:`L2`) on every weight but the bias, so it is deterministic.
+the log-likelihood with an L2 penalty on every weight but the bias, so it is deterministic. The penalty depends on
+the length the weights are for (:data:`L2`): the short summary's model is shrunk harder toward the lead.
 
 Cross-validation fits the weights on the training documents of each fold and scores the summarizer with them on the
 documents left out; the summaries of all folds are pooled into one mean per length and language. Two schemes: by set
 (fit on one gold file, score on the other, both ways: the files were written at different times, in different
 styles, as a new text will be) and :data:`K_FOLDS` folds over all documents, each set and language spread evenly
-over the folds. The margin, the redundancy weight and :data:`L2` are fixed, not refitted in each fold.
+over the folds. The margin, the redundancy weight and :data:`L2` are fixed, not refitted in each fold. The short
+summary's settings were chosen by :func:`short_sweep`, which adds a third scheme (by set and language) and repeated
+random deals of the folds, and reports the worst fold and the documents a departure from Lead-3 made worse.
 """
 
 from __future__ import annotations
