@@ -126,8 +126,7 @@ def score_documents(
     rows: list[dict[str, str]], length: str, weights: SentenceWeights | None = None
 ) -> list[dict[str, Any]]:
     """ROUGE of the summarizer (with ``weights``, the length's own when None) and of Lead-k on each gold document:
-    ``[{id, lang, detected,
-    summarizer, lead, chosen, positions, sentences}]``."""
+    ``[{id, lang, detected, summarizer, lead, chosen, positions, sentences}]``."""
     documents: list[dict[str, Any]] = []
     for row in rows:
         summary = summarize(row["text"], length, weights=weights)
