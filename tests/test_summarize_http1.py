@@ -324,9 +324,12 @@ def test_http10_answer_is_not_kept_alive(run: Runner) -> None:
     run(scenario())
 
 
-def test_body_framed_by_the_close(run: Runner) -> None:
+@pytest.mark.parametrize("header", [b"Connection: close", b"Transfer-Encoding: identity-ish"])
+def test_body_framed_by_the_close(run: Runner, header: bytes) -> None:
+    """No length and no chunking (a transfer coding that is not chunked does not frame the body either)."""
+
     async def scenario() -> None:
-        raw = b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY
+        raw = b"HTTP/1.1 200 OK\r\n%b\r\n\r\n%b" % (header, BODY)
         async with Server(Answer(raw, close=True)) as server:
             client = Http1Client(2)
             r = await post(client, server.url)

@@ -166,7 +166,7 @@ class _Connection(asyncio.Protocol):
 
     def on_header(self, name: bytes, value: bytes) -> None:
         key = name.lower()
-        if key == b"content-length" or key == b"transfer-encoding":
+        if key == b"content-length" or (key == b"transfer-encoding" and value.rstrip().lower().endswith(b"chunked")):
             self._framed = True
         self._headers.append((key, value))
 
