@@ -9,8 +9,8 @@
   a bare granian + BlackSheep route forwarding the chat-completions request with tahqiq's HTTP client
   (`summarize.http1`, the service's pool settings; no other tahqiq code), loaded the same way; and the same bare
   route forwarding with aiohttp (the client the service used before), for the difference the client makes.
-- The HTTP client choice: sequential calls of tahqiq's client, aiohttp and httpx to that same upstream, in one
-  process, interleaved in rounds.
+- The HTTP client choice: sequential calls of tahqiq's client, aiohttp and httpx to that same upstream, and to
+  one answering at once (where the clients' own cost is most of a call), in one process, interleaved in rounds.
 """
 
 from __future__ import annotations
@@ -322,13 +322,18 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
                     f"service's former session settings) instead; {a.rps:,.0f} req/s, p99 {a.p99_ms:.2f} ms",
                 )
             )
-        rows.extend(
-            measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), 300 if seconds < 5 else 2000)
-        )
+        calls = 300 if seconds < 5 else 2000
+        rows.extend(measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), calls, UPSTREAM_DELAY_S))
+    # The same calls to an upstream answering at once: the clients' own cost is most of each call there.
+    at_once_port = free_port()
+    at_once = [sys.executable, str(work / "fake_upstream.py"), str(at_once_port), "0"]
+    with process(at_once, env, work, f"http://127.0.0.1:{at_once_port}/"):
+        url = f"http://127.0.0.1:{at_once_port}/v1/chat/completions"
+        rows.extend(measure_clients(url, direct_body.encode(), calls, 0.0))
     return rows
 
 
-def measure_clients(url: str, payload: bytes, calls: int) -> list[harness.Row]:
+def measure_clients(url: str, payload: bytes, calls: int, upstream_delay_s: float) -> list[harness.Row]:
     """p50 of one sequential call with tahqiq's client, aiohttp and httpx, interleaved in rounds."""
     import aiohttp
     import httpx
@@ -368,12 +373,16 @@ def measure_clients(url: str, payload: bytes, calls: int) -> list[harness.Row]:
     p50 = uvloop.run(run())  # the service's loop
     notes = (
         f"tahqiq p50 {p50['tahqiq'] * 1e3:.2f} ms, aiohttp {p50['aiohttp'] * 1e3:.2f} ms, httpx "
-        f"{p50['httpx'] * 1e3:.2f} ms, all including the upstream's {UPSTREAM_DELAY_S * 1e3:g} ms; uvloop"
+        f"{p50['httpx'] * 1e3:.2f} ms, all including the upstream's {upstream_delay_s * 1e3:g} ms wait and its own "
+        "work (an aiohttp server); uvloop"
+    )
+    upstream = (
+        f"upstream answering after {upstream_delay_s * 1e3:g} ms" if upstream_delay_s else "upstream answering at once"
     )
     return [
         harness.Row(
             group="summarize (HTTP client)",
-            case=f"one chat-completions call, sequential, vs {other}",
+            case=f"one chat-completions call, sequential, {upstream}, vs {other}",
             ours_s=p50["tahqiq"],
             anchor_s=p50[other],
             anchor=f"{other}, same upstream, same run",
