@@ -28,6 +28,7 @@ from tahqiq.summarize.http1 import (
     Response,
     _Connection,
 )
+from tahqiq.summarize.upstream import ChatClient, Upstream, UpstreamFailed
 
 Runner = Callable[[Coroutine[Any, Any, Any]], Any]
 BODY = b'{"choices":[{"message":{"role":"assistant","content":"A short summary."}}],"model":"m"}'
@@ -526,3 +527,43 @@ def test_any_framing_split_anywhere_gives_the_body(
         raw = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n" + body
     response = asyncio.run(feed(raw, cuts, close_at_end=framing == "close"))
     assert (response.status, response.body) == (200, body)
+
+
+# The chat client over it ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (Answer(b"HTTP/1.1 2x0 OK\r\n\r\n"), "malformed answer"),
+        (Answer(b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{", close=True), "middle of the answer"),
+        (Answer(None), "closed before the answer"),
+        (Answer(ok(), delay_s=1.0), "no answer within 0.2 s"),
+    ],
+    ids=["malformed", "cut", "hung-up", "slow"],
+)
+def test_chat_client_turns_client_failures_into_upstream_failures(run: Runner, answer: Answer, reason: str) -> None:
+    async def scenario() -> None:
+        async with Server(answer) as server:
+            client = ChatClient(0.2, 0)
+            await client.start()
+            upstream = Upstream("gateway", server.url.removesuffix("/chat/completions"), "m", "k")
+            with pytest.raises(UpstreamFailed, match=reason):
+                await client.complete(upstream, [{"role": "user", "content": "x"}])
+            await client.close()
+
+    run(scenario())
+
+
+def test_chat_client_refuses_a_key_it_cannot_send(run: Runner) -> None:
+    async def scenario() -> None:
+        async with Server() as server:
+            client = ChatClient(1, 0)
+            await client.start()
+            upstream = Upstream("provider", server.url.removesuffix("/chat/completions"), "m", "key\r\nX-Injected: 1")
+            with pytest.raises(UpstreamFailed, match="cannot be called"):
+                await client.complete(upstream, [{"role": "user", "content": "x"}])
+            await client.close()
+        assert server.connections == 0
+
+    run(scenario())
