@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server import free_port
 from tahqiq.summarize.http1 import (
+    ClientClosed,
     ConnectFailed,
     ConnectionLost,
     Http1Client,
@@ -565,5 +566,26 @@ def test_chat_client_refuses_a_key_it_cannot_send(run: Runner) -> None:
                 await client.complete(upstream, [{"role": "user", "content": "x"}])
             await client.close()
         assert server.connections == 0
+
+    run(scenario())
+
+
+def test_closing_the_client_ends_the_requests_it_runs(run: Runner) -> None:
+    async def scenario() -> None:
+        async with Server(Answer(ok()), default=Answer(ok(), delay_s=5)) as server:
+            client = Http1Client(10)
+            target = client.prepare_post(server.url, {})
+            await client.post(target, b"{}")  # one idle connection, then two busy ones
+            running = [asyncio.ensure_future(client.post(target, b"{}")) for _ in range(2)]
+            while len(server.requests) < 3:
+                await asyncio.sleep(0.01)
+            started = time.monotonic()
+            await client.close()
+            for request in running:
+                with pytest.raises(ClientClosed):
+                    await request
+            assert time.monotonic() - started < 1
+            with pytest.raises(ClientClosed):
+                await client.post(target, b"{}")
 
     run(scenario())

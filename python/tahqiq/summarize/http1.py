@@ -23,8 +23,10 @@ parses each in the same run; chunked, 2.7 µs against 56 µs. h11 would have dou
   past it, TimeoutError, and the connection is closed (its state is unknown).
 - Bodies framed by Content-Length, chunked, or by the server closing the connection; `Connection: close` and
   HTTP/1.0 answers are honoured (the connection is not reused); 1xx interim answers are skipped.
-- Failures are HTTPClientError subclasses (ConnectFailed, ConnectionLost, MalformedResponse) or TimeoutError;
-  their messages never hold header values (the Authorization header is one).
+- `close()` closes every connection, busy ones too: requests still running end at once with ClientClosed (the
+  service's stop waits for its requests first, for a bounded time).
+- Failures are HTTPClientError subclasses (ConnectFailed, ConnectionLost, MalformedResponse, ClientClosed) or
+  TimeoutError; their messages never hold header values (the Authorization header is one).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from urllib.parse import urlsplit
 import httptools
 
 __all__ = [
+    "ClientClosed",
     "ConnectFailed",
     "ConnectionLost",
     "HTTPClientError",
@@ -63,6 +66,10 @@ class ConnectionLost(HTTPClientError):
 
 class MalformedResponse(HTTPClientError):
     """The answer is not valid HTTP/1.1, or it stopped in the middle."""
+
+
+class ClientClosed(HTTPClientError):
+    """The client was closed (the service is stopping) before the answer came."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +126,11 @@ class _Connection(asyncio.Protocol):
         self.reusable = False
         if self.transport is not None:
             self.transport.close()
+
+    def abort(self, error: Exception) -> None:
+        """Ends the exchange running on this connection with `error`, and the connection."""
+        self._fail(error)
+        self.close()
 
     def _fail(self, error: Exception) -> None:
         waiter = self._waiter
@@ -209,28 +221,36 @@ class _Pool:
         self._ssl = ssl_context
         self._idle_s = idle_s
         self._idle: list[_Connection] = []
+        self._busy: set[_Connection] = set()  # exchanging now: closing the client ends their requests
         self._closed = False
         self._slots = asyncio.Semaphore(max_connections)
         self.connections_made = 0  # for tests and diagnostics: how often a new connection was needed
 
     async def exchange(self, request: bytes) -> Response:
         async with self._slots:
+            if self._closed:
+                raise ClientClosed("the client was closed")
             conn = self._take_idle()
             reused = conn is not None
             if conn is None:
                 conn = await self._connect()
             try:
+                self._busy.add(conn)
                 try:
                     response = await conn.send(request)
                 except ConnectionLost:
                     if not reused:
                         raise
                     conn.close()  # the server had closed it while idle: it never saw this request
+                    self._busy.discard(conn)
                     conn = await self._connect()
+                    self._busy.add(conn)
                     response = await conn.send(request)
             except BaseException:
                 conn.close()  # failed, timed out or cancelled: what the connection holds now is unknown
                 raise
+            finally:
+                self._busy.discard(conn)
             if conn.reusable and not self._closed:
                 conn.idle_since = asyncio.get_running_loop().time()
                 self._idle.append(conn)
@@ -258,13 +278,19 @@ class _Pool:
             )
         except OSError as exc:  # refused, unreachable, unknown host (gaierror), TLS failures (SSLError)
             raise ConnectFailed(f"could not connect to {self.host}:{self.port} ({type(exc).__name__})") from None
+        if self._closed:  # closed while connecting
+            conn.close()
+            raise ClientClosed("the client was closed")
         self.connections_made += 1
         return conn
 
     def close(self) -> None:
+        """Closes every connection; requests running on them end with ClientClosed."""
         self._closed = True
-        while self._idle:
-            self._idle.pop().close()
+        for conn in [*self._idle, *self._busy]:
+            conn.abort(ClientClosed("the client was closed before the answer came"))
+        self._idle.clear()
+        self._busy.clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +302,7 @@ class PreparedPost:
 
 
 class Http1Client:
-    """Pooled HTTP/1.1 POSTs; `close()` closes the idle connections."""
+    """Pooled HTTP/1.1 POSTs; `close()` closes every connection."""
 
     def __init__(
         self,
