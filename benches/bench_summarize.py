@@ -6,14 +6,15 @@
 - The overhead the service adds over an upstream's own latency: a fake chat-completions upstream (a standalone
   aiohttp process answering a fixed completion after 2 ms) loaded directly, then through the service (gateway
   route), with the same wrk settings; overhead = p50(service) - p50(direct). Aim: under 1 ms. The floor under it:
-  a bare granian + BlackSheep route forwarding the chat-completions request with the same aiohttp session settings
-  (no tahqiq code), loaded the same way.
-- The HTTP client choice: sequential calls of aiohttp and httpx to that same upstream, in one process.
+  a bare granian + BlackSheep route forwarding the chat-completions request with tahqiq's HTTP client
+  (`summarize.http1`, the service's pool settings; no other tahqiq code), loaded the same way; and the same bare
+  route forwarding with aiohttp (the client the service used before), for the difference the client makes.
+- The HTTP client choice: sequential calls of tahqiq's client, aiohttp and httpx to that same upstream, and to
+  one answering at once (where the clients' own cost is most of a call), in one process, interleaved in rounds.
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import os
@@ -54,28 +55,40 @@ app.router.add_get("/", lambda request: web.Response(text="ok"))
 web.run_app(app, host="127.0.0.1", port=int(sys.argv[1]), print=None, access_log=None, loop=uvloop.new_event_loop())
 """
 
-# The floor under the gateway route: the same server and framework and the same HTTP client (tahqiq's session
-# settings), forwarding the chat-completions request as it came, with no tahqiq code in between.
+# The floor under the gateway route: the same server and framework and the same HTTP client (tahqiq's, with the
+# service's pool settings), forwarding the chat-completions request as it came, with no other tahqiq code in between.
+# BENCH_CLIENT=aiohttp forwards with aiohttp instead (the service's former session settings).
 BARE_PROXY = """
 import os
-import aiohttp
 from blacksheep import Application, Content, Request, Response
 
 app = Application()
 UPSTREAM = os.environ["BENCH_UPSTREAM"]
-session = {}
+CLIENT = os.environ["BENCH_CLIENT"]
+state = {}
 
 
 async def start(_app):
-    session["s"] = aiohttp.ClientSession(
-        timeout=aiohttp.ClientTimeout(total=30),
-        connector=aiohttp.TCPConnector(limit=256, keepalive_timeout=30),
-        skip_auto_headers=("User-Agent",),
-    )
+    if CLIENT == "aiohttp":
+        import aiohttp
+
+        state["s"] = aiohttp.ClientSession(
+            timeout=aiohttp.ClientTimeout(total=30),
+            connector=aiohttp.TCPConnector(limit=256, keepalive_timeout=30),
+            skip_auto_headers=("User-Agent",),
+        )
+    else:
+        from tahqiq.summarize.http1 import Http1Client
+
+        state["c"] = Http1Client(30, max_connections=256, idle_s=30)
+        state["targets"] = {}
 
 
 async def stop(_app):
-    await session["s"].close()
+    if CLIENT == "aiohttp":
+        await state["s"].close()
+    else:
+        await state["c"].close()
 
 
 app.on_start += start
@@ -90,9 +103,17 @@ async def home() -> Response:
 @app.router.post("/v1/chat/completions")
 async def forward(request: Request) -> Response:
     body = await request.read()
-    headers = {"Content-Type": "application/json", "Authorization": request.get_first_header(b"authorization").decode()}
-    async with session["s"].post(UPSTREAM, data=body, headers=headers) as answer:
-        return Response(answer.status, None, Content(b"application/json", await answer.read()))
+    authorization = request.get_first_header(b"authorization").decode()
+    if CLIENT == "aiohttp":
+        headers = {"Content-Type": "application/json", "Authorization": authorization}
+        async with state["s"].post(UPSTREAM, data=body, headers=headers) as answer:
+            return Response(answer.status, None, Content(b"application/json", await answer.read()))
+    target = state["targets"].get(authorization)
+    if target is None:
+        headers = {"Content-Type": "application/json", "Accept": "application/json", "Authorization": authorization}
+        target = state["targets"][authorization] = state["c"].prepare_post(UPSTREAM, headers)
+    answer = await state["c"].post(target, body)
+    return Response(answer.status, None, Content(b"application/json", answer.body))
 """
 
 _SUBJECTS = [
@@ -215,9 +236,10 @@ def measure_local(seconds: float, work: Path) -> list[harness.Row]:
 
 
 def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
-    up_port, port, bare_port = free_port(), free_port(), free_port()
+    up_port, port, bare_port, aio_port = free_port(), free_port(), free_port(), free_port()
     upstream = f"http://127.0.0.1:{up_port}"
     bare = f"http://127.0.0.1:{bare_port}/v1/chat/completions"
+    bare_aiohttp = f"http://127.0.0.1:{aio_port}/v1/chat/completions"
     env = env_for(
         work,
         f"sqlite:///{work / 'overhead.db'}",
@@ -236,15 +258,28 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
     with (
         process(fake, env, work, upstream + "/"),
         process(serve_args(port), env, work, f"http://127.0.0.1:{port}/healthz"),
-        process(granian_args("bare_proxy:app", bare_port), env, work, f"http://127.0.0.1:{bare_port}/"),
+        process(
+            granian_args("bare_proxy:app", bare_port),
+            env | {"BENCH_CLIENT": "tahqiq"},
+            work,
+            f"http://127.0.0.1:{bare_port}/",
+        ),
+        process(
+            granian_args("bare_proxy:app", aio_port),
+            env | {"BENCH_CLIENT": "aiohttp"},
+            work,
+            f"http://127.0.0.1:{aio_port}/",
+        ),
     ):
         wrk(upstream + "/v1/chat/completions", 1, direct, work)
         wrk(f"http://127.0.0.1:{port}/api/ai/summarize", 1, through, work)
         wrk(bare, 1, direct, work)
+        wrk(bare_aiohttp, 1, direct, work)
         for connections in OVERHEAD_CONNECTIONS:
             d = wrk(upstream + "/v1/chat/completions", seconds, direct, work, connections)
             s = wrk(f"http://127.0.0.1:{port}/api/ai/summarize", seconds, through, work, connections)
             f = wrk(bare, seconds, direct, work, connections)
+            a = wrk(bare_aiohttp, seconds, direct, work, connections)
             assert s.errors <= s.requests * 0.01, f"overhead c{connections}: {s.errors} errors of {s.requests}"
             assert f.errors <= f.requests * 0.01, f"floor c{connections}: {f.errors} errors of {f.requests}"
             overhead = s.p50_ms - d.p50_ms
@@ -270,26 +305,50 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
                     anchor_s=d.p50_ms / 1e3,
                     anchor="the fake upstream loaded directly, same run",
                     unit="request (p50)",
-                    notes=f"overhead {f.p50_ms - d.p50_ms:.2f} ms p50: granian + BlackSheep + aiohttp (the service's "
-                    f"session settings) forwarding the request, no tahqiq code; {f.rps:,.0f} req/s, "
+                    notes=f"overhead {f.p50_ms - d.p50_ms:.2f} ms p50: granian + BlackSheep + tahqiq's HTTP client "
+                    f"(the service's pool settings) forwarding the request, no other tahqiq code; {f.rps:,.0f} req/s, "
                     f"p99 {f.p99_ms:.2f} ms",
                 )
             )
-        rows.append(
-            measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), 300 if seconds < 5 else 2000)
-        )
+            rows.append(
+                harness.Row(
+                    group="summarize (gateway route overhead)",
+                    case=f"floor with aiohttp: bare forwarding route, wrk -c{connections}",
+                    ours_s=a.p50_ms / 1e3,
+                    anchor_s=d.p50_ms / 1e3,
+                    anchor="the fake upstream loaded directly, same run",
+                    unit="request (p50)",
+                    notes=f"overhead {a.p50_ms - d.p50_ms:.2f} ms p50: the floor's route forwarding with aiohttp (the "
+                    f"service's former session settings) instead; {a.rps:,.0f} req/s, p99 {a.p99_ms:.2f} ms",
+                )
+            )
+        calls = 300 if seconds < 5 else 2000
+        rows.extend(measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), calls, UPSTREAM_DELAY_S))
+    # The same calls to an upstream answering at once: the clients' own cost is most of each call there.
+    at_once_port = free_port()
+    at_once = [sys.executable, str(work / "fake_upstream.py"), str(at_once_port), "0"]
+    with process(at_once, env, work, f"http://127.0.0.1:{at_once_port}/"):
+        url = f"http://127.0.0.1:{at_once_port}/v1/chat/completions"
+        rows.extend(measure_clients(url, direct_body.encode(), calls, 0.0))
     return rows
 
 
-def measure_clients(url: str, payload: bytes, calls: int) -> harness.Row:
-    """p50 of one sequential call with aiohttp (tahqiq's client) and with httpx, interleaved in rounds."""
+def measure_clients(url: str, payload: bytes, calls: int, upstream_delay_s: float) -> list[harness.Row]:
+    """p50 of one sequential call with tahqiq's client, aiohttp and httpx, interleaved in rounds."""
     import aiohttp
     import httpx
+    import uvloop
+    from tahqiq.summarize.http1 import Http1Client
 
-    async def run() -> tuple[float, float]:
+    async def run() -> dict[str, float]:
         headers = {"Content-Type": "application/json", "Authorization": "Bearer bench-key"}
-        times: dict[str, list[float]] = {"aiohttp": [], "httpx": []}
+        times: dict[str, list[float]] = {"tahqiq": [], "aiohttp": [], "httpx": []}
+        ours = Http1Client(30)
+        target = ours.prepare_post(url, headers)
         async with aiohttp.ClientSession() as a, httpx.AsyncClient() as h:
+
+            async def with_tahqiq() -> None:
+                json.loads((await ours.post(target, payload)).body)
 
             async def with_aiohttp() -> None:
                 async with a.post(url, data=payload, headers=headers) as r:
@@ -298,28 +357,40 @@ def measure_clients(url: str, payload: bytes, calls: int) -> harness.Row:
             async def with_httpx() -> None:
                 json.loads((await h.post(url, content=payload, headers=headers)).content)
 
-            for warm in (with_aiohttp, with_httpx):
+            clients = (("tahqiq", with_tahqiq), ("aiohttp", with_aiohttp), ("httpx", with_httpx))
+            for _, warm in clients:
                 for _ in range(50):
                     await warm()
             for _ in range(5):
-                for name, call in (("aiohttp", with_aiohttp), ("httpx", with_httpx)):
+                for name, call in clients:
                     for _ in range(calls // 5):
                         start = time.perf_counter()
                         await call()
                         times[name].append(time.perf_counter() - start)
-        return statistics.median(times["aiohttp"]), statistics.median(times["httpx"])
+        await ours.close()
+        return {name: statistics.median(values) for name, values in times.items()}
 
-    ours, anchor = asyncio.run(run())
-    return harness.Row(
-        group="summarize (HTTP client)",
-        case="one chat-completions call, sequential",
-        ours_s=ours,
-        anchor_s=anchor,
-        anchor="httpx.AsyncClient, same upstream, same run",
-        unit="call (p50)",
-        notes=f"aiohttp p50 {ours * 1e3:.2f} ms, httpx p50 {anchor * 1e3:.2f} ms, both including the upstream's "
-        f"{UPSTREAM_DELAY_S * 1e3:g} ms",
+    p50 = uvloop.run(run())  # the service's loop
+    notes = (
+        f"tahqiq p50 {p50['tahqiq'] * 1e3:.2f} ms, aiohttp {p50['aiohttp'] * 1e3:.2f} ms, httpx "
+        f"{p50['httpx'] * 1e3:.2f} ms, all including the upstream's {upstream_delay_s * 1e3:g} ms wait and its own "
+        "work (an aiohttp server); uvloop"
     )
+    upstream = (
+        f"upstream answering after {upstream_delay_s * 1e3:g} ms" if upstream_delay_s else "upstream answering at once"
+    )
+    return [
+        harness.Row(
+            group="summarize (HTTP client)",
+            case=f"one chat-completions call, sequential, {upstream}, vs {other}",
+            ours_s=p50["tahqiq"],
+            anchor_s=p50[other],
+            anchor=f"{other}, same upstream, same run",
+            unit="call (p50)",
+            notes=notes,
+        )
+        for other in ("aiohttp", "httpx")
+    ]
 
 
 def run(ctx: harness.Context) -> list[harness.Row]:

@@ -2,13 +2,15 @@
 
 It runs in a thread of the test process (stdlib ThreadingHTTPServer, HTTP/1.1 keep-alive). Each test scripts
 how it answers (`script(...)`: one `Answer` per request, then the default) and reads what it received
-(`requests`: path, headers, JSON body) to check the prompt, the model, the key and how many calls were made.
+(`requests`: path, headers, JSON body) to check the prompt, the model, the key and how many calls were made;
+`connections` counts the connections it accepted (keep-alive reuse).
 The default answer is a well-formed summary in the language and format the prompt asked for.
 """
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 from collections import deque
@@ -69,8 +71,9 @@ def asked_summary(request: Any) -> str:
 
 
 class FakeUpstream:
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[Received] = []
+        self.connections = 0
         self._script: deque[Answer] = deque()
         self.default: Answer | None = None  # None: a summary as asked
         self._lock = threading.Lock()
@@ -81,6 +84,11 @@ class FakeUpstream:
 
             def log_message(self, *_args: Any) -> None:  # quiet
                 pass
+
+            def setup(self) -> None:
+                with fake._lock:
+                    fake.connections += 1
+                super().setup()
 
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -112,8 +120,10 @@ class FakeUpstream:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        if tls is not None:  # an https upstream: each accepted connection does the TLS handshake
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
-        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/v1"
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self._thread.start()
 
@@ -134,6 +144,7 @@ class FakeUpstream:
         with self._lock:
             self._script.clear()
             self.requests = []
+            self.connections = 0
             self.default = None
 
     def close(self) -> None:

@@ -6,10 +6,12 @@ Every row of the strategy table, the 503s, the one retry, time-outs, unusable an
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Iterator
 
 import pytest
+import trustme
 from fake_upstream import Answer, FakeUpstream
 from server import ServerProcess, free_port
 from summarize_support import (
@@ -122,6 +124,34 @@ def test_gateway_route(both: ServerProcess, gateway: FakeUpstream, provider: Fak
     assert system["role"] == "system" and user == {"role": "user", "content": ENGLISH}
     assert "English" in system["content"] and "5 sentences" in system["content"] and "paragraph" in system["content"]
     assert provider.requests == []
+
+
+def test_upstream_connection_is_kept_alive(both: ServerProcess, gateway: FakeUpstream) -> None:
+    for _ in range(3):
+        assert post(both, {"text": ENGLISH}).status_code == 200
+    assert len(gateway.requests) == 3
+    assert gateway.connections <= 1  # one connection for all three (none when an earlier test had opened it)
+
+
+def test_https_upstream(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The service trusts the system's CAs; the test's own CA is made one of them for the server (SSL_CERT_FILE)."""
+    ca = trustme.CA()
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(tls)
+    tmp = tmp_path_factory.mktemp("tls")
+    ca.cert_pem.write_to_path(str(tmp / "ca.pem"))
+    fake = FakeUpstream(tls)
+    try:
+        settings = {"TAHQIQ_PROVIDER_URL": fake.url, "TAHQIQ_PROVIDER_MODEL": PROVIDER_MODEL}
+        with summarize_server(tmp, SSL_CERT_FILE=str(tmp / "ca.pem"), **settings) as server:
+            r = post(server, {"text": ENGLISH})
+        assert r.status_code == 200, r.text
+        assert r.headers["x-ai-strategy"] == "provider" and len(fake.requests) == 1
+        with summarize_server(tmp_path_factory.mktemp("untrusted"), **settings) as server:
+            problem(post(server, {"text": ENGLISH}), 503, "service-unavailable", "provider")
+        assert len(fake.requests) == 1  # the certificate was refused before any request was sent
+    finally:
+        fake.close()
 
 
 def test_gateway_translates_into_bullets(both: ServerProcess, gateway: FakeUpstream) -> None:
