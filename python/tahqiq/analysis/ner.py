@@ -1666,27 +1666,24 @@ class Recognizer:
         keys = tuple(key(t.text) for t in toks)
         return Sentence(keys, self.word_classes(keys), tuple((s.type, s.i, s.j) for s, _d in found))
 
-    def _keep_names(
-        self, keys: Sequence[str], toks: list[Token], spans: list[tuple[int, int]]
+    def _keep_learned(
+        self, typ: str, keys: Sequence[str], toks: list[Token], spans: list[tuple[int, int]]
     ) -> list[tuple[int, int]]:
-        """The learned names that hold no word the rules know ends a name (NER.md): a verb (سيلعب, ويقيم) or a
-        noun in ا with its indefinite adjective (اتصالا هاتفيا). A name holding one is dropped whole (the rules'
-        span stays): cutting it measured worse by cross-validation."""
+        """The learned spans that hold no word the rules know ends a name (NER.md): a verb (سيلعب, ويقيم), a time
+        word (مساء, الخميس, العام); in a person's name also a noun in ا with its indefinite adjective (اتصالا
+        هاتفيا). A span holding one is dropped whole and the rules' span stays: cutting it measured worse by
+        cross-validation."""
         ks = list(keys)
-        out: list[tuple[int, int]] = []
-        for i, j in spans:
-            end = next(
-                (
-                    x
-                    for x in range(i, j)
-                    if ks[x] not in self._name_part
-                    and (self._verb_like(ks, x) or (ks[x].endswith("ا") and self._adjective_next(ks, toks, x)))
-                ),
-                j,
-            )
-            if end == j:
-                out.append((i, j))
-        return out
+
+        def ends_name(x: int) -> bool:
+            k = ks[x]
+            if k in self._name_part:
+                return False
+            if self._verb_like(ks, x) or k in DAY_PARTS or k in TIME_OF_DAY or k in CONTENT_STOP or k in DAYS:
+                return True
+            return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
+
+        return [(i, j) for i, j in spans if not any(ends_name(x) for x in range(i + 1, j))]
 
     def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
         toks = self._tokens(text)
@@ -1697,9 +1694,10 @@ class Recognizer:
         if self._tagger is None:
             return toks, found
         sentence = self._sentence(toks, found)
-        tagged = self._tagger.predict(sentence)
-        if tagged.get("PERS"):
-            tagged["PERS"] = self._keep_names(sentence.keys, toks, tagged["PERS"])
+        tagged = {
+            typ: self._keep_learned(typ, sentence.keys, toks, spans)
+            for typ, spans in self._tagger.predict(sentence).items()
+        }
         drop, add = combine(sentence.rule_spans, tagged, self._tagger.strategy)
         if not drop and not add:
             return toks, found

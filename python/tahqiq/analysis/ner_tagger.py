@@ -6,9 +6,10 @@ a title and the name after it (المفوضة الأوروبية للشؤون ا
 so a FAC may hold a PERS and an OCC as NER.md nests them), decoded by Viterbi. Its features are the token's key
 (``tahqiq.analysis.ner.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped stem, the
 recognizer's word classes (listed first and family names, title/ORG/FAC heads, nisba, verb, gazetteer types …, see
-``Recognizer.word_classes``) in a window of two, and the rule layer's own tags. The rules stay the source of every
-other type; how the tagger's spans are combined with the rules' is ``combine`` (the strategy chosen by
-cross-validation in scripts/train_ner.py).
+``Recognizer.word_classes``) in a window of two, and the rule layer's own tags (hidden in 70% of the training
+visits, so that the words carry weight where the rules are wrong). The rules stay the source of every other type;
+how the tagger's spans meet the rules' is ``combine`` (``extend``, chosen by cross-validation in
+scripts/train_ner.py), after ``Recognizer`` drops a learned span holding a word the rules know ends a name.
 
 Trained by scripts/train_ner.py on the development gold sets; the weights ship as data/ner_tagger.json.
 """
@@ -20,6 +21,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -137,10 +139,6 @@ def features(sentence: Sentence, typ: str, *, rules: bool = True) -> list[list[s
 TYPED_PREFIXES = ("r=", "r-2=", "r-1=", "r1=", "r2=", "r-1r=", "rr+1=", "cr=")
 
 
-def _typed_names(weights: dict[str, list[float]]) -> list[str]:
-    return [f for f in weights if f.startswith(TYPED_PREFIXES)]
-
-
 def spans_of(labels: Sequence[int]) -> list[tuple[int, int]]:
     """Token spans ``[i, j)`` of a B/I/O label sequence."""
     out: list[tuple[int, int]] = []
@@ -226,42 +224,46 @@ class NerTagger:
     """One `SpanTagger` a type and the way its spans meet the rules' (``strategy``, see `combine`)."""
 
     taggers: dict[str, SpanTagger]
-    strategy: str = "merge"
+    strategy: str = "extend"
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    _typed_index: list[dict[str, int]] = field(default_factory=list, init=False, repr=False)
     _table: np.ndarray[Any, np.dtype[np.float64]] = field(
         default_factory=lambda: np.zeros((1, 0)), init=False, repr=False
     )
 
     def __post_init__(self) -> None:
-        # one table for all the taggers: a row a feature (a typed one as "TYPE|name"), the three labels of each
-        # type side by side, and a last row of zeros for features the training never kept
-        types = list(self.taggers)
-        rows: dict[str, list[float]] = {}
-        for t_index, (typ, tagger) in enumerate(self.taggers.items()):
-            typed = {f"{typ}|{f}" for f in _typed_names(tagger.weights)}
+        # one table for all the taggers: a row a feature (a shared one once, a typed one a type), the three labels
+        # of each type side by side, and a last row of zeros for features the training never kept
+        width = 3 * len(self.taggers)
+        table: list[list[float]] = []
+        self._index = {}
+        self._typed_index = []
+        for t_index, tagger in enumerate(self.taggers.values()):
+            typed: dict[str, int] = {}
             for name, v in tagger.weights.items():
-                row_name = f"{typ}|{name}" if f"{typ}|{name}" in typed else name
-                row = rows.setdefault(row_name, [0.0] * (3 * len(types)))
-                row[3 * t_index : 3 * t_index + 3] = v
-        self._index = {name: x for x, name in enumerate(rows)}
-        self._table = np.array([*rows.values(), [0.0] * (3 * len(types))], dtype=np.float64).reshape(
-            len(rows) + 1, 3 * len(types)
-        )
+                own = typed if name.startswith(TYPED_PREFIXES) else self._index
+                if name not in own:
+                    own[name] = len(table)
+                    table.append([0.0] * width)
+                table[own[name]][3 * t_index : 3 * t_index + 3] = v
+            self._typed_index.append(typed)
+        table.append([0.0] * width)
+        self._table = np.array(table, dtype=np.float64).reshape(len(table), width)
 
     def predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
         """The tagger's token spans per type."""
         n = len(sentence.keys)
         if n == 0:
             return {t: [] for t in self.taggers}
-        index, missing = self._index, len(self._index)
-        typed = [typed_features(sentence, typ) for typ in self.taggers]
+        missing = len(self._table) - 1
+        typed = [(self._typed_index[t], typed_features(sentence, typ)) for t, typ in enumerate(self.taggers)]
         rows: list[int] = []
         starts: list[int] = []
         for x, f in enumerate(shared_features(sentence)):
             starts.append(len(rows))
-            rows.extend(index.get(name, missing) for name in f)
-            for typ, tf in zip(self.taggers, typed, strict=True):
-                rows.extend(index.get(f"{typ}|{name}", missing) for name in tf[x])
+            rows.extend(map(self._index.get, f, repeat(missing)))
+            for index, tf in typed:
+                rows.extend(map(index.get, tf[x], repeat(missing)))
         scores = np.add.reduceat(self._table[rows], starts, axis=0).tolist()
         return {
             typ: spans_of(tagger.viterbi([row[3 * t : 3 * t + 3] for row in scores]))
