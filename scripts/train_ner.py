@@ -38,6 +38,7 @@ SETTINGS: dict[str, Any] = {
     "seed": 0,
     "strategy": "extend",
     "dropout": 0.7,
+    "forget_names": 1,
     "types": ",".join(TAGGED_TYPES),
 }
 STRATEGIES = ("replace", "merge", "extend")
@@ -77,6 +78,7 @@ def build(data: list[Example], strategy: str | None = None) -> NerTagger:
         seed=s["seed"],
         strategy=strategy or s["strategy"],
         dropout=s["dropout"],
+        forget_names=bool(s["forget_names"]),
         types=s["types"].split(","),
     )
 

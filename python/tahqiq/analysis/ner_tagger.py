@@ -7,7 +7,8 @@ so a FAC may hold a PERS and an OCC as NER.md nests them), decoded by Viterbi. I
 (``tahqiq.analysis.ner.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped stem, the
 recognizer's word classes (listed first and family names, title/ORG/FAC heads, nisba, verb, gazetteer types …, see
 ``Recognizer.word_classes``) in a window of two, and the rule layer's own tags (hidden in 70% of the training
-visits, so that the words carry weight where the rules are wrong). The rules stay the source of every other type;
+visits, with the listed name parts then read as unlisted words, so that the context carries weight where the rules
+and their lists fail). The rules stay the source of every other type;
 how the tagger's spans meet the rules' is ``combine`` (``extend``, chosen by cross-validation in
 scripts/train_ner.py), after ``Recognizer`` drops a learned span holding a word the rules know ends a name.
 
@@ -31,8 +32,6 @@ TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
 LABELS: tuple[str, ...] = ("B", "I", "O")
 BEGIN, INSIDE, OUTSIDE = 0, 1, 2
 NEG = -1e9
-# I never follows O or opens a sentence: the decoder forbids it instead of learning it
-ALLOWED = ((True, True, True), (True, True, True), (True, False, True))  # ALLOWED[prev][cur]
 DATA_FILE = Path(__file__).with_name("data") / "ner_tagger.json"
 FORMAT = 1
 
@@ -191,26 +190,31 @@ class SpanTagger:
 
     def viterbi(self, emit: list[list[float]]) -> list[int]:
         """The best label sequence given each token's label scores."""
-        n = len(emit)
-        if n == 0:
+        if not emit:
             return []
         tr = self.transitions
-        score = [tr[3][c] + emit[0][c] if c != INSIDE else NEG for c in range(3)]
-        back: list[list[int]] = []
-        for x in range(1, n):
-            new = [NEG, NEG, NEG]
-            ptr = [OUTSIDE, OUTSIDE, OUTSIDE]
-            for c in range(3):
-                best, arg = NEG, OUTSIDE
-                for p in range(3):
-                    if ALLOWED[p][c]:
-                        v = score[p] + tr[p][c]
-                        if v > best:
-                            best, arg = v, p
-                new[c] = best + emit[x][c]
-                ptr[c] = arg
-            back.append(ptr)
-            score = new
+        (bb, bi, bo), (ib, ii, io), (ob, _oi, oo), (sb_, _si, so_) = tr
+        sb, si, so = sb_ + emit[0][0], NEG, so_ + emit[0][2]
+        back: list[tuple[int, int, int]] = []
+        # unrolled over the three labels (I never after O); ties go to the first of B, I, O
+        for x in range(1, len(emit)):
+            eb, ei, eo = emit[x]
+            vb, ab = sb + bb, BEGIN
+            if si + ib > vb:
+                vb, ab = si + ib, INSIDE
+            if so + ob > vb:
+                vb, ab = so + ob, OUTSIDE
+            vi, ai = sb + bi, BEGIN
+            if si + ii > vi:
+                vi, ai = si + ii, INSIDE
+            vo, ao = sb + bo, BEGIN
+            if si + io > vo:
+                vo, ao = si + io, INSIDE
+            if so + oo > vo:
+                vo, ao = so + oo, OUTSIDE
+            back.append((ab, ai, ao))
+            sb, si, so = vb + eb, vi + ei, vo + eo
+        score = (sb, si, so)
         last = max(range(3), key=lambda c: score[c])
         path = [last]
         for ptr in reversed(back):
@@ -340,19 +344,26 @@ def train(
     epochs: int = 8,
     min_count: int = 2,
     seed: int = 0,
-    strategy: str = "merge",
+    strategy: str = "extend",
     dropout: float = 0.0,
+    forget_names: bool = False,
     types: Sequence[str] = TAGGED_TYPES,
 ) -> NerTagger:
     """An averaged structured perceptron a type over `data` (sentence, gold token spans per type).
 
     Features seen fewer than `min_count` times are left out (they would only memorise sentences); each time a
-    sentence is visited its rule tags are hidden with probability `dropout`. The order of the sentences and the
-    dropout draws come from `seed`, so the result is a pure function of the data."""
+    sentence is visited its rule tags are hidden with probability `dropout` (and, with `forget_names`, its listed
+    name parts read as unlisted words: the name lists know the development sentences' names, new text's they
+    will not). The order of the sentences and the dropout draws come from `seed`, so the result is a pure function
+    of the data."""
     taggers: dict[str, SpanTagger] = {}
     for typ in types:
         with_rules = [features(s, typ) for s, _ in data]
-        without = [features(s, typ, rules=False) for s, _ in data] if dropout else with_rules
+        without = (
+            [features(_forget_names(s) if forget_names else s, typ, rules=False) for s, _ in data]
+            if dropout
+            else with_rules
+        )
         counts: Counter[str] = Counter(f for sent in with_rules for tok in sent for f in set(tok))
         feats = [
             [[[f for f in tok if counts[f] >= min_count] for tok in sent] for sent in variant]
@@ -361,6 +372,20 @@ def train(
         gold = [labels_of(g.get(typ, []), len(s.keys)) for s, g in data]
         taggers[typ] = _perceptron(feats, gold, epochs, seed, dropout)
     return NerTagger(taggers, strategy)
+
+
+NAME_CLASSES = frozenset(("first", "weakfirst", "family", "~first", "~weakfirst", "~family"))
+
+
+def _forget_names(sentence: Sentence) -> Sentence:
+    """The sentence as if the name lists did not know its names: name-part classes read as ``unlisted``."""
+    classes = []
+    for c in sentence.classes:
+        kept = tuple(x for x in c if x not in NAME_CLASSES)
+        if len(kept) < len(c) and not any(x for x in kept if not x.startswith(("end:", "def"))):
+            kept = tuple(sorted((*kept, "unlisted")))
+        classes.append(kept)
+    return Sentence(sentence.keys, tuple(classes), sentence.rule_spans)
 
 
 def _perceptron(
