@@ -26,11 +26,13 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from tahqiq.analysis.ner_tagger import DATA_FILE as TAGGER_FILE
+from tahqiq.analysis.ner_tagger import NerTagger, Sentence, combine
 from tahqiq.core import Token, normalize, scan
 
 TYPES: tuple[str, ...] = (
@@ -275,9 +277,15 @@ def _strip_article(k: str) -> str:
 
 
 class Recognizer:
-    """Gazetteers and patterns compiled once; `recognize` and `tag` are pure functions of the text."""
+    """Gazetteers and patterns compiled once; `recognize` and `tag` are pure functions of the text.
 
-    def __init__(self, *, installed: bool = True) -> None:
+    `learned`: the learned boundary layer for PERS, OCC and FAC over the rules (``ner_tagger``): True takes the
+    shipped weights (data/ner_tagger.json), False the rules alone, or a trained `NerTagger`."""
+
+    def __init__(self, *, installed: bool = True, learned: bool | NerTagger = True) -> None:
+        self._tagger: NerTagger | None = (
+            learned if isinstance(learned, NerTagger) else NerTagger.load(TAGGER_FILE) if learned else None
+        )
         self._gaz: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         self._sizes: dict[str, int] = {}
         self._stop = frozenset(key(w) for w in _read_lines("stopwords.txt"))
@@ -379,6 +387,7 @@ class Recognizer:
         self._sizes["languages"] = len(self._languages)
         self._analyse = functools.lru_cache(maxsize=65_536)(self._analyse_uncached)
         self._head_sets = functools.lru_cache(maxsize=65_536)(lambda k: frozenset(st for st, _p in self._analyse(k)))
+        self._word_class = functools.lru_cache(maxsize=65_536)(self._word_class_uncached)
 
     # ------------------------------------------------------------------ building
     def _add(self, ks: tuple[str, ...], typ: str, source: str) -> None:
@@ -1595,17 +1604,111 @@ class Recognizer:
     def _lone_unit_ok(text: str) -> bool:
         return key(text) not in LONE_UNIT_BLOCK
 
-    def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
+    def word_classes(self, keys: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """What the lists say of each token key, as class names for the learned layer: listed first, weak first
+        and family name parts, heads (``trig:OCC`` …), single-token gazetteer types, the start of a longer listed
+        name, a nisba, a stop word, a verb, a courtesy title, kinship, a name link, a regnal number."""
+        return tuple(self._word_class(k) for k in keys)
+
+    def _word_class_uncached(self, k: str) -> tuple[str, ...]:
+        c: set[str] = set()
+        for stem, p in self._stems(k):
+            tag = "" if not p else "~"  # ~: after stripping a proclitic
+            bare = _strip_article(stem)
+            for form in {stem, bare}:
+                if form in self._first:
+                    c.add(tag + "first")
+                if form in self._weak_first:
+                    c.add(tag + "weakfirst")
+                if form in self._family:
+                    c.add(tag + "family")
+            for rest, typ in self._triggers.get(stem, ()):
+                c.add(f"{tag}trig:{typ}" + ("+" if rest else ""))
+            for rest, typ in self._gaz.get(stem, ()):
+                c.add(f"{tag}gaz:{typ}" + ("+" if rest else ""))
+        if k.startswith("ال"):
+            c.add("def")
+        if k in self._stop:
+            c.add("stop")
+        if self._nisba(k):
+            c.add("nisba")
+        if k and self._verb_like([k], 0):
+            c.add("verb")
+        for name, words in (("title", TITLES), ("kin", KINSHIP), ("link", NAME_LINKS), ("regnal", REGNAL)):
+            if k in words:
+                c.add(name)
+        if not k or not k[0].isalpha():
+            c.add("nonword")
+        elif k[0].isascii():
+            c.add("latin")
+        elif not c:
+            c.add("unlisted")  # a word no list knows: in news, most often a transliterated name
+        if k.endswith(("ا", "و", "ي")):
+            c.add("end:" + k[-1])
+        return tuple(sorted(c))
+
+    def _tokens(self, text: str) -> list[Token]:
         if not isinstance(text, str) or not text:
-            return [], []
+            return []
         text = text[:MAX_TEXT]
         try:
-            toks = scan(text)
+            return scan(text)
         except UnicodeEncodeError:  # lone surrogates: scan a copy with U+FFFD in their place (same offsets)
-            toks = scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
+            return scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
+
+    def tagger_input(self, text: str) -> tuple[list[Token], Sentence]:
+        """The tokens of `text` and what the learned layer sees of them (the rules' entities, word classes)."""
+        toks = self._tokens(text)
+        found = self._resolve(toks, self._spans(text[:MAX_TEXT], toks)) if toks else []
+        return toks, self._sentence(toks, found)
+
+    def _sentence(self, toks: list[Token], found: list[tuple[_Span, int]]) -> Sentence:
+        keys = tuple(key(t.text) for t in toks)
+        return Sentence(keys, self.word_classes(keys), tuple((s.type, s.i, s.j) for s, _d in found))
+
+    def _keep_learned(
+        self, typ: str, keys: Sequence[str], toks: list[Token], spans: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """The learned spans that hold no word the rules know ends a name (NER.md): a verb (سيلعب, ويقيم), a time
+        word (مساء, الخميس, العام); in a person's name also a noun in ا with its indefinite adjective (اتصالا
+        هاتفيا). A span holding one is dropped whole and the rules' span stays: cutting it measured worse by
+        cross-validation."""
+        ks = list(keys)
+
+        def ends_name(x: int) -> bool:
+            k = ks[x]
+            if k in self._name_part:
+                return False
+            if self._verb_like(ks, x) or k in DAY_PARTS or k in TIME_OF_DAY or k in CONTENT_STOP or k in DAYS:
+                return True
+            return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
+
+        return [(i, j) for i, j in spans if not any(ends_name(x) for x in range(i + 1, j))]
+
+    def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
+        toks = self._tokens(text)
         if not toks:
             return [], []
-        return toks, self._resolve(toks, self._spans(text, toks))
+        spans = self._spans(text[:MAX_TEXT], toks)
+        found = self._resolve(toks, spans)
+        if self._tagger is None:
+            return toks, found
+        sentence = self._sentence(toks, found)
+        tagged = {
+            typ: self._keep_learned(typ, sentence.keys, toks, spans)
+            for typ, spans in self._tagger.predict(sentence).items()
+        }
+        drop, add = combine(sentence.rule_spans, tagged, self._tagger.strategy)
+        if not drop and not add:
+            return toks, found
+        gone = set(drop)
+        added = [_Span(t, i, j, -1) for t, i, j in add]  # rank -1: the learned span wins a crossing
+        kept = [
+            s
+            for s in spans
+            if (s.type, s.i, s.j) not in gone and not any(a.type == s.type and s.i < a.j and a.i < s.j for a in added)
+        ]
+        return toks, self._resolve(toks, kept + added)
 
     def recognize(self, text: str) -> list[Entity]:
         """Entities of `text`, nested, outermost first (by start, then longest)."""

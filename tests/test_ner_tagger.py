@@ -1,0 +1,111 @@
+"""The learned NER layer (python/tahqiq/analysis/ner_tagger.py): decoding, training, combining with the rules,
+the shipped weights (a rebuild of scripts/train_ner.py) and what it adds on the development sentences."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+from tahqiq.analysis.evaluate_relations import prf, read_gold, relations_report
+from tahqiq.analysis.ner import Recognizer
+from tahqiq.analysis.ner_tagger import INSIDE, OUTSIDE, Sentence, SpanTagger, combine, labels_of, spans_of, train
+from tahqiq.analysis.relations import RelationExtractor
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = ROOT / "tests" / "gold"
+FRESH = range(162, 242)  # relations_dev_more ids annotated before the system was run on them
+
+
+@given(st.lists(st.lists(st.floats(-5, 5), min_size=3, max_size=3), max_size=12), st.integers(0, 2**32))
+def test_viterbi_never_opens_with_i_or_puts_i_after_o(emit: list[list[float]], seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    tagger = SpanTagger(transitions=[[rng.uniform(-3, 3) for _ in range(3)] for _ in range(4)])
+    path = tagger.viterbi(emit)
+    assert len(path) == len(emit)
+    for x, lab in enumerate(path):
+        if lab == INSIDE:
+            assert x > 0 and path[x - 1] != OUTSIDE
+
+
+@given(st.integers(1, 15).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(0, n), max_size=8))))
+def test_spans_and_labels_round_trip(case: tuple[int, list[int]]) -> None:
+    n, cuts = case
+    points = sorted(set(cuts))
+    spans = [(a, b) for a, b in itertools.pairwise(points) if a < b][::2]
+    assert spans_of(labels_of(spans, n)) == spans
+
+
+def _toy(words: list[str], name_at: int | None) -> tuple[Sentence, dict[str, list[tuple[int, int]]]]:
+    classes = tuple(("title",) if w == "الوزير" else () for w in words)
+    gold = {"PERS": [(name_at, name_at + 2)] if name_at is not None else []}
+    return Sentence(tuple(words), classes, ()), gold
+
+
+def test_training_learns_a_name_after_a_title_from_context_alone() -> None:
+    data = [_toy(["قال", "الوزير", f"اسم{i}", f"لقب{i}", "إن", "الوضع", "مستقر"], 2) for i in range(12)] + [
+        _toy(["قال", "المصدر", "إن", f"كلمة{i}", "مهمة"], None) for i in range(12)
+    ]
+    tagger = train(data, epochs=5, min_count=2, types=("PERS",))
+    sentence, _ = _toy(["قال", "الوزير", "اسم99", "لقب99", "إن", "الوضع", "مستقر"], 2)
+    assert tagger.predict(sentence)["PERS"] == [(2, 4)]  # a name never seen in training
+    other, _ = _toy(["قال", "المصدر", "إن", "شيء", "مهمة"], None)
+    assert tagger.predict(other)["PERS"] == []
+
+
+def test_combine_strategies() -> None:
+    rules = [("PERS", 2, 3), ("PERS", 8, 10), ("GPE", 5, 6)]
+    tagged = {"PERS": [(2, 4), (12, 14)]}
+    drop, add = combine(rules, tagged, "merge")
+    assert drop == [("PERS", 2, 3)] and add == [("PERS", 2, 4), ("PERS", 12, 14)]  # (8, 10) untouched stays
+    drop, add = combine(rules, tagged, "replace")
+    assert set(drop) == {("PERS", 2, 3), ("PERS", 8, 10)} and add == [("PERS", 2, 4), ("PERS", 12, 14)]
+    drop, add = combine(rules, {"PERS": [(1, 3), (4, 6)]}, "extend")
+    assert drop == [("PERS", 2, 3)] and add == [("PERS", 1, 3)]  # (4, 6) crosses the GPE: not added
+
+
+def test_shipped_weights_are_a_rebuild() -> None:
+    script = ROOT / "scripts" / "train_ner.py"
+    assert subprocess.run([sys.executable, str(script), "--check"], check=False).returncode == 0
+
+
+def _f1(rec: Recognizer, rows: list[dict[str, object]], typ: str) -> float:
+    tp = fp = fn = 0
+    for row in rows:
+        text = str(row["text"])
+        gold = {(e["type"], e["start"], e["end"]) for e in row["entities"] if e["type"] == typ}  # type: ignore[attr-defined]
+        pred = {(e.type, e.start, e.end) for e in rec.recognize(text) if e.type == typ}
+        tp, fp, fn = tp + len(gold & pred), fp + len(pred - gold), fn + len(gold - pred)
+    return float(prf(tp, fp, fn)["f1"])
+
+
+# measured on relations_dev_more ids 162-241 (which the weights are fit on): rules alone PERS 0.71, FAC 0.68;
+# with the layer 0.89 and 0.80. Held out by 5-fold cross-validation the gain is smaller (scripts/train_ner.py --cv:
+# PERS 0.71 -> 0.74, FAC 0.68 -> 0.73); these floors check that the shipped weights are in use and do their work.
+def test_learned_layer_fixes_names_and_facilities_on_the_written_sentences() -> None:
+    lines = (GOLD / "relations_dev_more.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [r for r in map(json.loads, lines) if r["id"] in FRESH]
+    learned, rules = Recognizer(), Recognizer(learned=False)
+    assert _f1(learned, rows, "PERS") >= 0.82 > _f1(rules, rows, "PERS")
+    assert _f1(learned, rows, "FAC") >= 0.75 > _f1(rules, rows, "FAC")
+
+
+# end to end over relations_dev_more (241 sentences): rules' entities 0.756, with the layer 0.828
+def test_relations_end_to_end_with_the_learned_layer() -> None:
+    rows = read_gold(GOLD / "relations_dev_more.jsonl")
+    extractor = RelationExtractor()
+    learned = relations_report(extractor, rows, recognize=Recognizer().recognize)["micro"]["f1"]
+    rules = relations_report(extractor, rows, recognize=Recognizer(learned=False).recognize)["micro"]["f1"]
+    assert learned >= 0.80 > rules
+
+
+def test_learned_names_never_hold_a_verb() -> None:
+    rec = Recognizer()
+    got = {(e.type, e.text) for e in rec.recognize("أعلن المدرب خالد النمر أن ابنه كريستيانو سيلعب غدا.")}
+    assert not any(t == "PERS" and "سيلعب" in x for t, x in got)
