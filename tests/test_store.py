@@ -723,6 +723,26 @@ async def test_the_transaction_sees_its_own_writes(store: Store) -> None:
     assert got is not None and got.status == "ready_for_verdict" and got.created_at == T0 + 1
 
 
+async def test_applied_rows_keep_every_character_and_number_exactly(store: Store) -> None:
+    """What a batch writes (claim text, artifact content, times) comes back unchanged, whatever it holds."""
+    agent_id = await make_agent(store)
+    odd = 'quote " backslash \\ slash / newline \n tab \t \u0001 \u2028 \U0001f600 \u200f ادعاء {"k": [1]}'
+    content = {"text": odd, "nested": {"list": [odd, 1.25, -(2**63), None, True]}, odd: odd}
+    await store.accept_submission(new_submission(agent_id), uid(), "f", RATE, T0)
+    at = T0 + 0.123456789012
+
+    async def write(tx: ProcessingTx, submission: Submission) -> Applied:
+        claim_id = await tx.insert_claim(odd, at)
+        await tx.insert_artifact(claim_id, submission, content, at)
+        return Applied()
+
+    assert await store.process_next(write, at) is not None
+    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    assert (claim.text, claim.created_at) == (odd, at)
+    (artifact,) = await store.artifacts(claim.claim_id, None)
+    assert (artifact.content, artifact.created_at) == (content, at)
+
+
 async def test_the_transaction_cannot_be_used_after_the_handler(store: Store) -> None:
     agent_id = await make_agent(store)
     await store.accept_submission(new_submission(agent_id), uid(), "f", RATE, T0)
