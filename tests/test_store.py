@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tahqiq.access.processor import Processor
 from tahqiq.store import (
     Accepted,
     AlreadyExists,
@@ -722,6 +723,26 @@ async def test_the_transaction_sees_its_own_writes(store: Store) -> None:
     assert got is not None and got.status == "ready_for_verdict" and got.created_at == T0 + 1
 
 
+async def test_applied_rows_keep_every_character_and_number_exactly(store: Store) -> None:
+    """What a batch writes (claim text, artifact content, times) comes back unchanged, whatever it holds."""
+    agent_id = await make_agent(store)
+    odd = 'quote " backslash \\ slash / newline \n tab \t \u0001 \u2028 \U0001f600 \u200f ادعاء {"k": [1]}'
+    content = {"text": odd, "nested": {"list": [odd, 1.25, -(2**63), None, True]}, odd: odd}
+    await store.accept_submission(new_submission(agent_id), uid(), "f", RATE, T0)
+    at = T0 + 0.123456789012
+
+    async def write(tx: ProcessingTx, submission: Submission) -> Applied:
+        claim_id = await tx.insert_claim(odd, at)
+        await tx.insert_artifact(claim_id, submission, content, at)
+        return Applied()
+
+    assert await store.process_next(write, at) is not None
+    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    assert (claim.text, claim.created_at) == (odd, at)
+    (artifact,) = await store.artifacts(claim.claim_id, None)
+    assert (artifact.content, artifact.created_at) == (content, at)
+
+
 async def test_the_transaction_cannot_be_used_after_the_handler(store: Store) -> None:
     agent_id = await make_agent(store)
     await store.accept_submission(new_submission(agent_id), uid(), "f", RATE, T0)
@@ -1090,3 +1111,71 @@ async def test_two_instances_processing_in_batches_apply_each_submission_once(fa
     await asyncio.gather(drain(one), drain(two))
     assert sorted(applied) == sorted(n.submission_id for n in news)
     assert len(await one.pending_claims("evidence_seeker", 500)) == 120
+
+
+# The claim life cycle across processes: batches that touch the same claims are applied one after the other.
+
+RACE_CLAIMS = 64  # one processor batch of each role
+RACE_RATE = RateLimit(limit=1000, window_s=3600)
+
+
+async def queue_claim_work(store: Store, roles: list[str], claim_ids: list[int], at: float) -> None:
+    """One single-item submission per (role, claim), all of a role's before the next role's: two processors
+    then take one role's batch each. Every other role goes through the claims in reverse order, so batches that
+    locked claims in the order their submissions name them would deadlock."""
+    for n, role in enumerate(roles):
+        agent_id = await make_agent(store, role)
+        for claim_id in claim_ids if n % 2 == 0 else claim_ids[::-1]:
+            payload = {"work_type": role, "results": [{"claim_id": claim_id}]}
+            new = new_submission(agent_id, payload, role_id=role)
+            assert isinstance(await store.accept_submission(new, uid(), "f", RACE_RATE, at), Accepted)
+
+
+async def test_evidence_and_critique_applied_by_two_processes_make_every_claim_ready(factory: Factory) -> None:
+    """An evidence_seeker batch and a methodology_critic batch for the same claims, applied at the same time by
+    two processors on two stores (two processes' connections): whichever commits second must see the first's
+    artifacts, so every claim ends ready_for_verdict. Without the claim rows locked, each transaction read the
+    other's artifacts as absent and the claims stayed pending_evidence."""
+    one, two = await factory(), await factory()
+    claim_ids = await make_claims(one, [(f"c{i}", T0) for i in range(RACE_CLAIMS)])
+    await queue_claim_work(one, ["evidence_seeker", "methodology_critic"], claim_ids, T0 + 1)
+
+    processors = [Processor(store, 0.05, 86_400, clock=lambda: T0 + 2) for store in (one, two)]
+    taken = await asyncio.gather(*(p.drain() for p in processors))
+    assert sum(taken) == 2 * RACE_CLAIMS
+    if isinstance(one, PostgresStore):  # SQLite serialises whole batches: one processor may take everything
+        assert all(taken), taken  # both took a batch: they ran at the same time
+    ready = {c.claim_id for c in await two.ready_claims(500)}
+    stuck = sorted(set(claim_ids) - ready)
+    assert not stuck, f"{len(stuck)} of {RACE_CLAIMS} claims stayed pending_evidence"
+    assert await one.pending_claims("evidence_seeker", 500) == []
+    assert await one.pending_claims("methodology_critic", 500) == []
+
+
+async def test_two_judges_applied_by_two_processes_give_each_claim_one_verdict(factory: Factory) -> None:
+    """Two judges' submissions for the same ready claims, applied at the same time by two processors: the first
+    to commit issues the verdict, the other sees the claim verdict_issued and is rejected, as it would be one
+    after the other."""
+    one, two = await factory(), await factory()
+    claim_ids = await make_claims(one, [(f"c{i}", T0) for i in range(RACE_CLAIMS)])
+    await queue_claim_work(one, ["evidence_seeker", "methodology_critic"], claim_ids, T0 + 1)
+    assert await Processor(one, 0.05, 86_400, clock=lambda: T0 + 2).drain() == 2 * RACE_CLAIMS
+    judges = []
+    for _ in range(2):
+        agent_id = await make_agent(one, "judge")
+        judges.append(agent_id)
+        for claim_id in claim_ids:
+            payload = {"work_type": "verdict", "results": [{"claim_id": claim_id, "verdict": "false"}]}
+            new = new_submission(agent_id, payload, role_id="judge")
+            assert isinstance(await one.accept_submission(new, uid(), "f", RACE_RATE, T0 + 3), Accepted)
+
+    processors = [Processor(store, 0.05, 86_400, clock=lambda: T0 + 4) for store in (one, two)]
+    taken = await asyncio.gather(*(p.drain() for p in processors))
+    assert sum(taken) == 2 * RACE_CLAIMS
+    if isinstance(one, PostgresStore):
+        assert all(taken), taken
+    doubled = [claim_id for claim_id in claim_ids if len(await one.artifacts(claim_id, "judge")) != 1]
+    assert not doubled, f"{len(doubled)} of {RACE_CLAIMS} claims got two verdicts"
+    for claim_id in claim_ids:
+        claim = await two.get_claim(claim_id)
+        assert claim is not None and claim.status == "verdict_issued"

@@ -11,12 +11,11 @@ import datetime as dt
 import functools
 import math
 import re
-import uuid
 from typing import Any
 
 import orjson
 
-from tahqiq.access import keys
+from tahqiq.access import ids, keys
 from tahqiq.access.roles import PENDING_READERS, ROLES, result_item_errors
 from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
@@ -399,7 +398,7 @@ class AccessService:
         now: float,
     ) -> Reply:
         rate = self._settings.submission_rate
-        submission_id = str(uuid.uuid4())
+        submission_id = ids.uuid4()
         answer = orjson.dumps(
             {
                 "submission_id": submission_id,

@@ -19,6 +19,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
+from tahqiq.access import ids
 from tahqiq.access.keys import decrypt_private_key, encrypt_private_key
 from tahqiq.access.roles import ROLES, scopes_of
 from tahqiq.store.protocol import Agent, Store
@@ -156,7 +157,7 @@ class TokenService:
 
     def mint(self, agent: Agent, audience: str, ttl_s: int, now: float) -> MintedToken:
         kid, private = self._keyring.signing
-        jti = str(uuid.uuid4())
+        jti = ids.uuid4()
         issued = int(now)
         claims = {
             "iss": self._issuer,

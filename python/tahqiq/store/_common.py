@@ -109,6 +109,20 @@ def artifact(row: Any) -> Artifact:
     return Artifact(row[0], row[1], row[2], row[3], row[4], row[5], loads(row[6]), row[7])
 
 
+def named_claims(submissions: list[Submission]) -> list[int]:
+    """The stored claims the submissions' result items name (`claim_id`), in ascending order: the order in which
+    a batch locks them, the same in every process, so that two batches waiting for each other's claims cannot
+    deadlock."""
+    named: set[int] = set()
+    for submission in submissions:
+        results = submission.payload.get("results")
+        for item in results if isinstance(results, list) else ():
+            claim_id = item.get("claim_id") if isinstance(item, dict) else None
+            if isinstance(claim_id, int) and not isinstance(claim_id, bool) and fits_int64(claim_id):
+                named.add(claim_id)
+    return sorted(named)
+
+
 class Batcher(Generic[Item, Result]):
     """Group commit: items queued by concurrent callers are written `max_size` at a time by `write(batch)`, one
     transaction (and one flush to disk) per batch, and each caller gets its own item's result (or the batch's
@@ -207,7 +221,8 @@ class BatchWrites:
         self.roles: dict[int, set[str]] = {}  # claim_id -> roles of the artifacts added
 
 
-ClaimLoader = Callable[[int], Awaitable[tuple[ClaimStatus | None, set[str]]]]
+ClaimState = tuple[ClaimStatus | None, set[str]]  # a stored claim's status (None: no such claim), its artifacts' roles
+ClaimLoader = Callable[[int], Awaitable[ClaimState]]
 IdAllocator = Callable[[str, int], Awaitable[list[int]]]
 
 
@@ -221,11 +236,13 @@ class BatchTx:
     n)` ("claims" or "artifacts"), asked for as many as the submissions left in the batch, so a batch of
     one-item submissions needs one allocation of each kind."""
 
-    def __init__(self, load: ClaimLoader, allocate: IdAllocator, size: int) -> None:
+    def __init__(
+        self, load: ClaimLoader, allocate: IdAllocator, size: int, stored: dict[int, ClaimState] | None = None
+    ) -> None:
         self._load = load
         self._allocate = allocate
         self._left = size  # submissions not yet finished, the current one included
-        self._stored: dict[int, tuple[ClaimStatus | None, set[str]]] = {}
+        self._stored: dict[int, ClaimState] = dict(stored or {})  # read before the handlers ran; `load` reads the rest
         self._ids: dict[str, list[int]] = {"claims": [], "artifacts": []}
         self.kept = BatchWrites()
         self._cur = BatchWrites()
@@ -284,7 +301,7 @@ class BatchTx:
             ids.extend(await self._allocate(kind, max(1, self._left)))
         return ids.pop(0)
 
-    async def _stored_claim(self, claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
+    async def _stored_claim(self, claim_id: int) -> ClaimState:
         stored = self._stored.get(claim_id)
         if stored is None:
             stored = self._stored[claim_id] = await self._load(claim_id)

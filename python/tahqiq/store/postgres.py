@@ -14,6 +14,10 @@ Concurrency rests on the database alone:
   in (agent_id, key) order, so two processes' batches cannot deadlock;
 - rate windows: one upserted row per (bucket, window), counted atomically;
 - the submission queue: `FOR UPDATE SKIP LOCKED`, so each submission is taken by one process;
+- the claim life cycle: a batch locks the claims it names (`FOR UPDATE`, in claim_id order) before reading
+  their status and artifacts, so batches of different processes touching one claim apply one after the other
+  (otherwise an evidence batch and a critique batch each saw the other's artifact as absent and the claim
+  stayed pending_evidence);
 - migrations: each in a transaction holding `pg_advisory_xact_lock`, so concurrent `migrate()` calls queue up.
 """
 
@@ -36,7 +40,6 @@ from tahqiq.store.protocol import (
     App,
     Artifact,
     Claim,
-    ClaimStatus,
     KeyReused,
     NewSubmission,
     RateDecision,
@@ -88,9 +91,16 @@ async def _keep_session(_conn: Any) -> None:
     transactions are still rolled back by asyncpg before this runs."""
 
 
-# The state of a stored claim that applying submissions reads: its status and the roles of its artifacts.
-_LOAD_CLAIM = (
-    "SELECT status, ARRAY(SELECT DISTINCT role_id FROM artifacts WHERE claim_id = $1) FROM claims WHERE claim_id = $1"
+# A batch locks the stored claims it may move on before it reads them, in claim_id order (ORDER BY comes before
+# the row locks are taken, so every process locks in the same order and two batches cannot deadlock). A batch
+# that wants a claim another is applying waits here for that one's commit. The read must be a statement of its
+# own: under READ COMMITTED it then takes its snapshot after the wait and sees the artifacts the other batch
+# added (a locking SELECT that also read the artifacts would read them as of before the wait).
+_LOCK_CLAIMS = "SELECT claim_id FROM claims WHERE claim_id = ANY($1::bigint[]) ORDER BY claim_id FOR UPDATE"
+# The state of stored claims that applying submissions reads: status and the roles of their artifacts.
+_LOAD_CLAIMS = (
+    "SELECT claim_id, status, ARRAY(SELECT DISTINCT role_id FROM artifacts AS a WHERE a.claim_id = cl.claim_id) "
+    "FROM claims AS cl WHERE claim_id = ANY($1::bigint[])"
 )
 # Ids for the rows a batch inserts, from the identity sequences the columns would use themselves.
 _ALLOCATE_IDS = {
@@ -431,14 +441,22 @@ class PostgresStore:
                 return []
             taken = [c.submission(row) for row in rows]
 
-            async def load(claim_id: int) -> tuple[ClaimStatus | None, set[str]]:
-                row = await conn.fetchrow(_LOAD_CLAIM, claim_id)
-                return (None, set()) if row is None else (row[0], set(row[1]))
+            async def lock_and_load(claim_ids: list[int]) -> dict[int, c.ClaimState]:
+                await conn.execute(_LOCK_CLAIMS, claim_ids)
+                states: dict[int, c.ClaimState] = {claim_id: (None, set()) for claim_id in claim_ids}
+                for row in await conn.fetch(_LOAD_CLAIMS, claim_ids):
+                    states[row[0]] = (row[1], set(row[2]))
+                return states
+
+            async def load(claim_id: int) -> c.ClaimState:
+                # A claim no result item names (a handler of the tests' own): locked when first read.
+                return (await lock_and_load([claim_id]))[claim_id]
 
             async def allocate(kind: str, count: int) -> list[int]:
                 return sorted(await conn.fetchval(_ALLOCATE_IDS[kind], count))
 
-            tx = c.BatchTx(load, allocate, len(taken))
+            named = c.named_claims(taken)
+            tx = c.BatchTx(load, allocate, len(taken), await lock_and_load(named) if named else None)
             outcomes = [
                 (sub.submission_id, status, reason) for sub, status, reason in await tx.apply_all(taken, handler)
             ]

@@ -248,7 +248,10 @@ class Store(Protocol):
         handled in turn (seeing what the ones before it wrote) and marked `processed` or `rejected`, a
         rejected one's writes discarded. Returns the submissions taken, in order (empty when the queue is
         empty). If a handler raises, nothing of the batch is written, all stay `accepted` and the exception
-        propagates."""
+        propagates. Batches that touch the same claims are applied one after the other, whatever the number
+        of processes: the stored claims the result items name (`claim_id`) are locked before any handler runs
+        (any other claim when a handler first reads it), so the handlers read them as every earlier batch left
+        them and no other batch changes them before this one commits."""
         ...
 
     # Queues and artifacts
