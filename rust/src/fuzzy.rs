@@ -26,6 +26,8 @@ use rayon::prelude::*;
 const UNSEEN: u32 = u32::MAX;
 /// Symbols are bucketed into 64 mask bits; the 63 most frequent symbols get a bit of their own.
 const SHARED_BUCKET: u32 = 63;
+/// Survivors of the filter whose LCS is computed together (see [`Index::lcs_lanes`]).
+const LCS_LANES: usize = 4;
 /// Below this many queries `search_many` stays on the calling thread (it still releases the GIL).
 const PARALLEL_MIN_QUERIES: usize = 16;
 
@@ -71,7 +73,70 @@ struct LengthGroup {
     /// Position of the group's first entry among all entries in group order (see `Query::common`).
     offset: usize,
     /// `len` symbol ids per entry, entry after entry.
-    symbols: Vec<u32>,
+    symbols: Symbols,
+}
+
+/// The symbol ids of a group's entries: a byte each when the index has at most 256 symbols (Arabic after
+/// normalisation has some forty), so that the entries the filter lets through are four times denser in memory
+/// and a cold request touches fewer cache lines to read them.
+enum Symbols {
+    Narrow(Vec<u8>),
+    Wide(Vec<u32>),
+}
+
+/// A symbol id as stored.
+trait Symbol: Copy {
+    fn id(self) -> usize;
+}
+
+impl Symbol for u8 {
+    #[inline(always)]
+    fn id(self) -> usize {
+        self as usize
+    }
+}
+
+impl Symbol for u32 {
+    #[inline(always)]
+    fn id(self) -> usize {
+        self as usize
+    }
+}
+
+impl Symbols {
+    /// `ids` (all below `alphabet`) in the narrowest form that holds them.
+    fn new(ids: Vec<u32>, alphabet: usize) -> Symbols {
+        if alphabet <= 256 {
+            Symbols::Narrow(ids.into_iter().map(|s| s as u8).collect())
+        } else {
+            Symbols::Wide(ids)
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Symbols::Narrow(s) => s.capacity(),
+            Symbols::Wide(s) => s.capacity() * 4,
+        }
+    }
+
+    /// [`Index::lcs`] of the query and entry `j` (of `lb` symbols).
+    #[inline(always)]
+    fn lcs(&self, query: &Query, lb: usize, j: usize) -> usize {
+        match self {
+            Symbols::Narrow(s) => Index::lcs(query, &s[j * lb..(j + 1) * lb]),
+            Symbols::Wide(s) => Index::lcs(query, &s[j * lb..(j + 1) * lb]),
+        }
+    }
+
+    /// [`Index::lcs_lanes`] of the query and `entries` (of `lb` symbols each).
+    #[inline(always)]
+    fn lcs_lanes(&self, query: &Query, lb: usize, entries: &[u32]) -> [usize; LCS_LANES] {
+        match self {
+            Symbols::Narrow(s) => Index::lcs_lanes(query, s, lb, entries),
+            Symbols::Wide(s) => Index::lcs_lanes(query, s, lb, entries),
+        }
+    }
 }
 
 /// A query prepared for scoring: symbol ids, its bucket mask and its bit-parallel match vectors.
@@ -190,12 +255,31 @@ fn score(total: usize, lcs: usize) -> f64 {
 #[inline]
 fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
     match score_row(total, most) {
-        // Scores never fall as the LCS grows (subtraction and division round monotonically).
+        // Scores never fall as the LCS grows (subtraction and division round monotonically): from the
+        // real-number answer, a step or none settles it, where a binary search would mispredict its way there.
         Some(row) => {
-            let k = row.partition_point(|&s| s < bar);
+            let mut k = lcs_estimate(total, most, bar);
+            while k > 0 && row[k - 1] >= bar {
+                k -= 1;
+            }
+            while k <= most && row[k] < bar {
+                k += 1;
+            }
             (k <= most).then_some(k)
         }
         None => min_lcs_computed(total, most, bar),
+    }
+}
+
+/// The real-number LCS reaching `bar`, truncated into `0..=most` (no `ceil`: the baseline target calls libm for
+/// it); [`min_lcs`] settles the rest.
+#[inline]
+fn lcs_estimate(total: usize, most: usize, bar: f64) -> usize {
+    let estimate = bar * total as f64 / 2.0;
+    if estimate.is_finite() && estimate > 0.0 {
+        (estimate as usize).min(most)
+    } else {
+        0
     }
 }
 
@@ -203,13 +287,7 @@ fn min_lcs(total: usize, most: usize, bar: f64) -> Option<usize> {
 /// so that the rounding is exactly the score's.
 #[inline]
 fn min_lcs_computed(total: usize, most: usize, bar: f64) -> Option<usize> {
-    // Truncation (no `ceil`: the baseline target calls libm for it); the loops below settle the rest.
-    let estimate = bar * total as f64 / 2.0;
-    let mut k = if estimate.is_finite() && estimate > 0.0 {
-        (estimate as usize).min(most)
-    } else {
-        0
-    };
+    let mut k = lcs_estimate(total, most, bar);
     while k > 0 && score_computed(total, k - 1) >= bar {
         k -= 1;
     }
@@ -252,16 +330,19 @@ impl Index {
                     masks: Vec::new(),
                     pops: Vec::new(),
                     offset: 0,
-                    symbols: Vec::new(),
+                    symbols: Symbols::Wide(Vec::new()),
                 });
                 groups.len() - 1
             });
             let group = &mut groups[g];
+            let Symbols::Wide(symbols) = &mut group.symbols else {
+                unreachable!("groups are narrowed once all are built")
+            };
             let mut mask = 0u64;
             for c in entry.chars() {
                 let sym = alphabet[&c];
                 mask |= bucket(sym);
-                group.symbols.push(sym);
+                symbols.push(sym);
             }
             group.ids.push(index as u32);
             group.masks.push(mask);
@@ -276,7 +357,9 @@ impl Index {
             g.pops.shrink_to_fit();
             g.ids.shrink_to_fit();
             g.masks.shrink_to_fit();
-            g.symbols.shrink_to_fit();
+            if let Symbols::Wide(symbols) = &mut g.symbols {
+                g.symbols = Symbols::new(std::mem::take(symbols), alphabet.len());
+            }
             for (j, &id) in g.ids.iter().enumerate() {
                 places[id as usize] = (gi as u32, j as u32);
             }
@@ -307,7 +390,7 @@ impl Index {
                     + g.ids.capacity() * 4
                     + g.masks.capacity() * 8
                     + g.pops.capacity()
-                    + g.symbols.capacity() * 4
+                    + g.symbols.memory_bytes()
             })
             .sum();
         let alphabet = self.alphabet.capacity() * (std::mem::size_of::<(char, u32)>() + 1);
@@ -354,11 +437,11 @@ impl Index {
 
     /// Length of the longest common subsequence of the query and one entry (Hyyrö 2004, bit-parallel).
     #[inline(always)]
-    fn lcs(query: &Query, entry: &[u32]) -> usize {
+    fn lcs<S: Symbol>(query: &Query, entry: &[S]) -> usize {
         if query.blocks == 1 {
             let mut v = !0u64;
             for &sym in entry {
-                let m = query.pm[sym as usize];
+                let m = query.pm[sym.id()];
                 let u = v & m;
                 v = v.wrapping_add(u) | (v.wrapping_sub(u));
             }
@@ -371,7 +454,7 @@ impl Index {
         }
         let mut v = vec![!0u64; query.blocks];
         for &sym in entry {
-            let row = &query.pm[sym as usize * query.blocks..(sym as usize + 1) * query.blocks];
+            let row = &query.pm[sym.id() * query.blocks..(sym.id() + 1) * query.blocks];
             let mut carry = 0u64;
             for (vb, &m) in v.iter_mut().zip(row) {
                 let u = *vb & m;
@@ -399,11 +482,7 @@ impl Index {
         let (g, j) = self.places[index as usize];
         let group = &self.groups[g as usize];
         let lb = group.len;
-        let j = j as usize;
-        score(
-            q.len + lb,
-            Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]),
-        )
+        score(q.len + lb, group.symbols.lcs(q, lb, j as usize))
     }
 
     /// Best `top_k` entries scoring at least `threshold`, best first, ties by lower index.
@@ -523,7 +602,7 @@ impl Index {
             if need == 0 {
                 // Everything in the group qualifies (only possible at a threshold of 0 or with empty strings).
                 for (j, &id) in group.ids.iter().enumerate() {
-                    let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
+                    let lcs = group.symbols.lcs(q, lb, j);
                     top.offer(id, score(total, lcs), threshold);
                 }
                 continue;
@@ -549,18 +628,54 @@ impl Index {
                 entry_slack,
                 &mut survivors,
             );
-            for &j in survivors.iter() {
-                let j = j as usize;
-                let lcs = Self::lcs(q, &group.symbols[j * lb..(j + 1) * lb]);
-                if lcs >= need {
-                    top.offer(group.ids[j], score(total, lcs), threshold);
-                    if stop.is_some_and(|s| top.excludes(s)) {
-                        return top.into_sorted();
+            // LCS_LANES survivors at a time (need is the group's), then offered one by one in order as before.
+            for chunk in survivors.chunks(LCS_LANES) {
+                let lcs = group.symbols.lcs_lanes(q, lb, chunk);
+                for (&j, &lcs) in chunk.iter().zip(&lcs) {
+                    if lcs >= need {
+                        top.offer(group.ids[j as usize], score(total, lcs), threshold);
+                        if stop.is_some_and(|s| top.excludes(s)) {
+                            return top.into_sorted();
+                        }
                     }
                 }
             }
         }
         top.into_sorted()
+    }
+
+    /// [`Index::lcs`] of the query and up to [`LCS_LANES`] entries of `lb` symbols each (entry j is
+    /// `symbols[j * lb..(j + 1) * lb]`), in lockstep: each entry's steps depend on its previous one, so one
+    /// entry at a time leaves the CPU waiting, while the lanes' steps are independent and overlap.
+    /// Lanes past `entries.len()` repeat its first entry.
+    #[inline(always)]
+    fn lcs_lanes<S: Symbol>(
+        query: &Query,
+        symbols: &[S],
+        lb: usize,
+        entries: &[u32],
+    ) -> [usize; LCS_LANES] {
+        let entry = |k: usize| {
+            let j = entries.get(k).copied().unwrap_or(entries[0]) as usize;
+            &symbols[j * lb..(j + 1) * lb]
+        };
+        if query.blocks != 1 {
+            return std::array::from_fn(|k| Self::lcs(query, entry(k)));
+        }
+        let lanes: [&[S]; LCS_LANES] = std::array::from_fn(entry);
+        let mut v = [!0u64; LCS_LANES];
+        for i in 0..lb {
+            for (vk, lane) in v.iter_mut().zip(&lanes) {
+                let u = *vk & query.pm[lane[i].id()];
+                *vk = vk.wrapping_add(u) | vk.wrapping_sub(u);
+            }
+        }
+        let valid = if query.len == 64 {
+            !0u64
+        } else {
+            (1u64 << query.len) - 1
+        };
+        v.map(|vk| (!vk & valid).count_ones() as usize)
     }
 }
 
@@ -971,6 +1086,11 @@ mod tests {
     fn arabic_and_ties() {
         let entries = ["كتاب", "كتب", "كاتب", "مكتبة", "كتاب", "قلم"];
         let idx = Index::new(&entries);
+        // A few symbols: the entries keep a byte per symbol.
+        assert!(idx
+            .groups
+            .iter()
+            .all(|g| matches!(g.symbols, Symbols::Narrow(_))));
         let hits = idx.search("كتابي", 3, 0.65);
         assert_eq!(hits, brute(&entries, "كتابي", 3, 0.65));
         // The two identical entries tie; the lower index comes first.
@@ -1009,6 +1129,12 @@ mod tests {
             .collect();
         let entries: Vec<&str> = words.iter().map(String::as_str).collect();
         let idx = Index::new(&entries);
+        // More than a byte's worth of symbols, too: the entries keep u32 ids.
+        assert!(idx.alphabet.len() > 256);
+        assert!(idx
+            .groups
+            .iter()
+            .all(|g| matches!(g.symbols, Symbols::Wide(_))));
         for w in &entries {
             assert_eq!(idx.search(w, 5, 0.3), brute(&entries, w, 5, 0.3));
         }
@@ -1060,6 +1186,26 @@ mod tests {
             let ac: Vec<char> = a.chars().collect();
             let bc: Vec<char> = b.chars().collect();
             prop_assert_eq!(Index::lcs(&q, &syms), lcs_dp(&ac, &bc));
+        }
+
+        #[test]
+        fn lcs_in_lanes_equals_one_at_a_time(
+            entries in proptest::collection::vec("[abcdé]{6}", 1..12),
+            query in prop_oneof!["[abcdéz]{0,64}", "[abcdé]{65,130}"],
+            picks in proptest::collection::vec(0usize..12, 1..=LCS_LANES),
+        ) {
+            let refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+            let idx = Index::new(&refs);
+            let q = idx.prepare(&query);
+            let symbols: Vec<u32> = entries.iter().flat_map(|e| e.chars().map(|c| idx.alphabet[&c])).collect();
+            let picks: Vec<u32> = picks.iter().map(|&p| (p % entries.len()) as u32).collect();
+            let narrow: Vec<u8> = symbols.iter().map(|&s| s as u8).collect();
+            let lanes = Index::lcs_lanes(&q, &symbols, 6, &picks);
+            prop_assert_eq!(lanes, Index::lcs_lanes(&q, &narrow, 6, &picks));
+            for (k, &lcs) in lanes.iter().enumerate() {
+                let j = picks.get(k).copied().unwrap_or(picks[0]) as usize;
+                prop_assert_eq!(lcs, Index::lcs(&q, &symbols[j * 6..(j + 1) * 6]));
+            }
         }
 
         #[test]

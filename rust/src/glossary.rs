@@ -367,7 +367,9 @@ fn key_hash(key: &[u8]) -> u64 {
 impl FormTable {
     /// The table of `lists`: each key with its two lists of form indexes.
     fn new(lists: Vec<(String, FormLists)>) -> FormTable {
-        let capacity = (lists.len() * 2).next_power_of_two().max(8);
+        // At most two thirds full: the probes stay short, and the table small enough that the lookups of a
+        // request share its cache lines (a cold request pays a miss for every line it touches).
+        let capacity = (lists.len() * 3 / 2 + 1).next_power_of_two().max(8);
         let mut slots = vec![(0u32, EMPTY_SLOT); capacity];
         let mut filter = vec![0u64; (lists.len() * 8).next_power_of_two().max(64) / 64];
         let mut arena: Vec<u32> = Vec::new();
@@ -696,21 +698,24 @@ impl Glossary {
         top_k: usize,
         threshold: f64,
     ) -> Vec<WordMatches<'a>> {
-        scan_str(text)
-            .into_iter()
-            .filter(|t| matches!(t.span.kind, TokenKind::Word | TokenKind::Number))
-            .map(|t| {
-                let normalized = match_form(t.text);
-                let matches = self.match_word_in(scratch, t.text, &normalized, top_k, threshold);
-                WordMatches {
-                    text: t.text,
-                    start: t.span.start,
-                    end: t.span.end,
-                    normalized,
-                    matches,
-                }
-            })
-            .collect()
+        let tokens = scan_str(text);
+        // Room for every token at once: a filtered iterator would grow the list (and copy it) word by word.
+        let mut words = Vec::with_capacity(tokens.len());
+        for t in tokens {
+            if !matches!(t.span.kind, TokenKind::Word | TokenKind::Number) {
+                continue;
+            }
+            let normalized = match_form(t.text);
+            let matches = self.match_word_in(scratch, t.text, &normalized, top_k, threshold);
+            words.push(WordMatches {
+                text: t.text,
+                start: t.span.start,
+                end: t.span.end,
+                normalized,
+                matches,
+            });
+        }
+        words
     }
 }
 
