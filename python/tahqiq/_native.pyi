@@ -51,6 +51,7 @@ def scan(text: str) -> list[Token]: ...
 class NerScorer:
     def __new__(
         cls,
+        types: Sequence[str],
         shared: dict[str, list[float]],
         typed: Sequence[dict[str, list[float]]],
         transitions: Sequence[Sequence[Sequence[float]]],
@@ -60,8 +61,7 @@ class NerScorer:
         self,
         keys: Sequence[str],
         classes: Sequence[Sequence[str]],
-        outer: Sequence[str],
-        mine: Sequence[Sequence[str]],
+        rule_spans: Sequence[tuple[str, int, int]],
     ) -> list[list[tuple[int, int]]]: ...
 
 @final

@@ -63,6 +63,7 @@ pub type FeatureMap<V> = HashMap<String, V, BuildHasherDefault<FeatureHasher>>;
 
 /// The weights of all the taggers: a shared feature has a row of three labels a type, a typed feature three labels.
 pub struct Scorer {
+    names: Vec<String>,
     types: usize,
     shared: FeatureMap<Vec<f64>>,
     typed: Vec<FeatureMap<[f64; 3]>>,
@@ -75,38 +76,81 @@ pub struct Input<'a> {
     pub keys: &'a [String],
     pub classes: &'a [Vec<String>],
     pub outer: &'a [String],
-    pub mine: &'a [Vec<String>],
+    pub mine: &'a [Vec<&'static str>],
+}
+
+/// `outer_labels` of ner_tagger.py: the outermost rule entity over each token, ``B-TYPE``/``I-TYPE``/``O``.
+pub fn outer_labels(n: usize, spans: &[(String, usize, usize)]) -> Vec<String> {
+    let mut order: Vec<&(String, usize, usize)> = spans.iter().collect();
+    order.sort_by_key(|s| (s.1, std::cmp::Reverse(s.2 - s.1))); // stable, as Python's sorted
+    let mut out = vec![String::from("O"); n];
+    for (t, i, j) in order {
+        if out[*i] == "O" {
+            out[*i] = format!("B-{t}");
+            for label in &mut out[i + 1..*j] {
+                if label == "O" {
+                    *label = format!("I-{t}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `rule_labels` of ner_tagger.py: the rules' B/I/O labels of one type.
+pub fn rule_labels(n: usize, spans: &[(String, usize, usize)], typ: &str) -> Vec<&'static str> {
+    let mut out = vec!["O"; n];
+    for (t, i, j) in spans {
+        if t == typ && out[*i] == "O" {
+            out[*i] = "B";
+            out[i + 1..*j].fill("I");
+        }
+    }
+    out
 }
 
 /// `_stem` of ner_tagger.py: the key without one proclitic before the article and without the article.
-pub fn stem(k: &str) -> String {
-    let mut s: Vec<char> = k.chars().collect();
-    // ال or لل
-    let article = |s: &[char]| (s[0] == 'ا' || s[0] == 'ل') && s[1] == 'ل';
-    if s.len() > 4 && "وفبلك".contains(s[0]) && article(&s[1..3]) {
-        s.remove(0);
+pub fn stem(k: &str) -> &str {
+    let chars: Vec<(usize, char)> = k.char_indices().take(5).collect();
+    let long = |from: usize| {
+        k[chars.get(from).map_or(k.len(), |c| c.0)..]
+            .chars()
+            .count()
+            > 4
+    };
+    // ال or لل at char `at`
+    let article = |at: usize| (chars[at].1 == 'ا' || chars[at].1 == 'ل') && chars[at + 1].1 == 'ل';
+    let mut from = 0;
+    if long(0) && "وفبلك".contains(chars[0].1) && article(1) {
+        from = 1;
     }
-    if s.len() > 4 && article(&s) {
-        s.drain(..2);
+    if long(from) && article(from) {
+        from += 2;
     }
-    s.into_iter().collect()
+    &k[chars.get(from).map_or(k.len(), |c| c.0)..]
 }
 
-fn head(chars: &[char], n: usize) -> String {
-    chars[..n.min(chars.len())].iter().collect()
+/// The first `n` characters of `k` (Python's ``k[:n]``).
+fn head(k: &str, n: usize) -> &str {
+    &k[..k.char_indices().nth(n).map_or(k.len(), |c| c.0)]
 }
 
-fn tail(chars: &[char], n: usize) -> String {
-    chars[chars.len().saturating_sub(n)..].iter().collect()
+/// The last `n` characters of `k` (Python's ``k[-n:]``).
+fn tail(k: &str, n: usize) -> &str {
+    &k[k.char_indices().rev().nth(n - 1).map_or(0, |c| c.0)..]
 }
 
 impl Scorer {
     pub fn new(
+        names: Vec<String>,
         shared: HashMap<String, Vec<f64>>,
         typed: Vec<HashMap<String, [f64; 3]>>,
         transitions: Vec<[[f64; 3]; 4]>,
     ) -> Result<Self, String> {
-        let types = typed.len();
+        let types = names.len();
+        if typed.len() != types {
+            return Err(format!("{} typed tables for {types} types", typed.len()));
+        }
         if transitions.len() != types {
             return Err(format!(
                 "{} transition tables for {types} types",
@@ -121,6 +165,7 @@ impl Scorer {
             ));
         }
         Ok(Scorer {
+            names,
             types,
             shared: shared.into_iter().collect(),
             typed: typed.into_iter().map(|t| t.into_iter().collect()).collect(),
@@ -146,20 +191,19 @@ impl Scorer {
         for i in 0..n {
             acc.iter_mut().for_each(|a| *a = 0.0);
             let k = s.keys[i].as_str();
-            let chars: Vec<char> = k.chars().collect();
             add("bias", &mut acc);
             for (prefix, value) in [
-                ("w=", k.to_string()),
+                ("w=", k),
                 ("s=", stem(k)),
-                ("p2=", head(&chars, 2)),
-                ("p3=", head(&chars, 3)),
-                ("x2=", tail(&chars, 2)),
-                ("x3=", tail(&chars, 3)),
-                ("o=", s.outer[i].clone()),
+                ("p2=", head(k, 2)),
+                ("p3=", head(k, 3)),
+                ("x2=", tail(k, 2)),
+                ("x3=", tail(k, 3)),
+                ("o=", s.outer[i].as_str()),
             ] {
                 buf.clear();
                 buf.push_str(prefix);
-                buf.push_str(&value);
+                buf.push_str(value);
                 add(&buf, &mut acc);
             }
             for (d, w, c) in WINDOW {
@@ -221,41 +265,70 @@ impl Scorer {
                 };
                 buf.clear();
                 buf.push_str("r=");
-                buf.push_str(&mine[i]);
+                buf.push_str(mine[i]);
                 add_typed(&buf);
                 for (d, r) in RULE_WINDOW {
                     let j = i as isize + d;
                     if j >= 0 && (j as usize) < n {
                         buf.clear();
                         buf.push_str(r);
-                        buf.push_str(&mine[j as usize]);
+                        buf.push_str(mine[j as usize]);
                         add_typed(&buf);
                     }
                 }
                 buf.clear();
                 buf.push_str("r-1r=");
-                buf.push_str(if i > 0 { &mine[i - 1] } else { "^" });
+                buf.push_str(if i > 0 { mine[i - 1] } else { "^" });
                 buf.push('|');
-                buf.push_str(&mine[i]);
+                buf.push_str(mine[i]);
                 add_typed(&buf);
                 buf.clear();
                 buf.push_str("rr+1=");
-                buf.push_str(&mine[i]);
+                buf.push_str(mine[i]);
                 buf.push('|');
-                buf.push_str(if i + 1 < n { &mine[i + 1] } else { "$" });
+                buf.push_str(if i + 1 < n { mine[i + 1] } else { "$" });
                 add_typed(&buf);
                 for class in &s.classes[i] {
                     buf.clear();
                     buf.push_str("cr=");
                     buf.push_str(class);
                     buf.push('|');
-                    buf.push_str(&mine[i]);
+                    buf.push_str(mine[i]);
                     add_typed(&buf);
                 }
             }
             out.push(acc.clone());
         }
         out
+    }
+
+    /// Token spans ``[i, j)`` of every type (in the order of the types) of a sentence: its token keys, their
+    /// word classes and the rules' spans ``(type, i, j)``.
+    pub fn decode(
+        &self,
+        keys: &[String],
+        classes: &[Vec<String>],
+        rule_spans: &[(String, usize, usize)],
+    ) -> Result<Vec<Vec<(usize, usize)>>, String> {
+        let n = keys.len();
+        if classes.len() != n {
+            return Err(format!("{n} keys but {} class tuples", classes.len()));
+        }
+        if let Some(bad) = rule_spans.iter().find(|s| !(s.1 < s.2 && s.2 <= n)) {
+            return Err(format!("rule span {bad:?} is not within the {n} tokens"));
+        }
+        let outer = outer_labels(n, rule_spans);
+        let mine: Vec<Vec<&'static str>> = self
+            .names
+            .iter()
+            .map(|t| rule_labels(n, rule_spans, t))
+            .collect();
+        Ok(self.predict(&Input {
+            keys,
+            classes,
+            outer: &outer,
+            mine: &mine,
+        }))
     }
 
     /// Token spans ``[i, j)`` of every type, in the order of the types.
@@ -350,48 +423,32 @@ pub struct PyScorer {
 
 #[pymethods]
 impl PyScorer {
-    /// `shared`: a weight row (three labels a type, the types in order) by shared feature name; `typed`: a type's
-    /// own features (those reading its rule labels) and their three weights; `transitions`: a type's 4x3 table
-    /// (rows B, I, O, start).
+    /// `types`: the tagged types, in order; `shared`: a weight row (three labels a type) by shared feature name;
+    /// `typed`: a type's own features (those reading its rule labels) and their three weights; `transitions`: a
+    /// type's 4x3 table (rows B, I, O, start).
     #[new]
     fn new(
+        types: Vec<String>,
         shared: HashMap<String, Vec<f64>>,
         typed: Vec<HashMap<String, [f64; 3]>>,
         transitions: Vec<[[f64; 3]; 4]>,
     ) -> PyResult<Self> {
-        Scorer::new(shared, typed, transitions)
+        Scorer::new(types, shared, typed, transitions)
             .map(|inner| PyScorer { inner })
             .map_err(PyValueError::new_err)
     }
 
-    /// Token spans ``(i, j)`` per type (the types in construction order) of one sentence.
+    /// Token spans ``(i, j)`` per type (the types in construction order) of one sentence: its token keys, their
+    /// word classes and the rules' spans ``(type, i, j)`` of every type.
     fn predict(
         &self,
         keys: Vec<String>,
         classes: Vec<Vec<String>>,
-        outer: Vec<String>,
-        mine: Vec<Vec<String>>,
+        rule_spans: Vec<(String, usize, usize)>,
     ) -> PyResult<Vec<Vec<(usize, usize)>>> {
-        let n = keys.len();
-        if classes.len() != n || outer.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "{n} keys but {} class tuples and {} outer labels",
-                classes.len(),
-                outer.len()
-            )));
-        }
-        if mine.len() != self.inner.types || mine.iter().any(|m| m.len() != n) {
-            return Err(PyValueError::new_err(format!(
-                "rule labels must be {} lists of {n} labels",
-                self.inner.types
-            )));
-        }
-        Ok(self.inner.predict(&Input {
-            keys: &keys,
-            classes: &classes,
-            outer: &outer,
-            mine: &mine,
-        }))
+        self.inner
+            .decode(&keys, &classes, &rule_spans)
+            .map_err(PyValueError::new_err)
     }
 
     /// How many types the scorer decodes.
@@ -443,6 +500,26 @@ mod tests {
     }
 
     #[test]
+    fn labels_follow_the_rule_spans() {
+        let spans = vec![
+            ("PERS".to_string(), 3, 5),
+            ("OCC".to_string(), 1, 5),
+            ("PERS".to_string(), 0, 1),
+        ];
+        assert_eq!(
+            outer_labels(6, &spans),
+            ["B-PERS", "B-OCC", "I-OCC", "I-OCC", "I-OCC", "O"]
+        );
+        assert_eq!(
+            rule_labels(6, &spans, "PERS"),
+            ["B", "O", "O", "B", "I", "O"]
+        );
+        assert_eq!(head("ab", 3), "ab");
+        assert_eq!(tail("abc", 2), "bc");
+        assert_eq!(tail("", 2), "");
+    }
+
+    #[test]
     fn spans_of_reads_b_i_o() {
         assert_eq!(
             spans_of(&[OUTSIDE, BEGIN, INSIDE, BEGIN, OUTSIDE, INSIDE]),
@@ -478,11 +555,11 @@ mod tests {
             // a single known feature, the key of the first token: only that token scores, on label B of type 0
             let mut shared = HashMap::new();
             shared.insert(format!("w={}", keys[0]), vec![weight, 0.0, 0.0]);
-            let scorer = Scorer::new(shared, vec![HashMap::new()], vec![[[0.0; 3]; 4]]).unwrap();
+            let scorer = Scorer::new(vec!["PERS".into()], shared, vec![HashMap::new()], vec![[[0.0; 3]; 4]]).unwrap();
             let n = keys.len();
             let classes = vec![Vec::new(); n];
             let outer = vec!["O".to_string(); n];
-            let mine = vec![vec!["O".to_string(); n]];
+            let mine = vec![vec!["O"; n]];
             let emit = scorer.emissions(&Input { keys: &keys, classes: &classes, outer: &outer, mine: &mine });
             for (i, row) in emit.iter().enumerate() {
                 let expect = if keys[i] == keys[0] { weight } else { 0.0 };

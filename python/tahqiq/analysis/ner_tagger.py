@@ -246,15 +246,15 @@ class NerTagger:
                 else:
                     shared.setdefault(name, [0.0] * width)[3 * t_index : 3 * t_index + 3] = v
             typed.append(own)
-        self._scorer = NerScorer(shared, typed, [tagger.transitions for tagger in self.taggers.values()])
+        self._scorer = NerScorer(
+            list(self.taggers), shared, typed, [tagger.transitions for tagger in self.taggers.values()]
+        )
 
     def predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
         """The tagger's token spans per type."""
         if not sentence.keys:
             return {t: [] for t in self.taggers}
-        outer = outer_labels(sentence)
-        mine = [rule_labels(sentence, typ) for typ in self.taggers]
-        spans = self._scorer.predict(sentence.keys, sentence.classes, outer, mine)
+        spans = self._scorer.predict(sentence.keys, sentence.classes, sentence.rule_spans)
         return dict(zip(self.taggers, spans, strict=True))
 
     def reference_predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
