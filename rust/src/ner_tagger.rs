@@ -67,6 +67,7 @@ pub struct Scorer {
     types: usize,
     shared: FeatureMap<Vec<f64>>,
     typed: Vec<FeatureMap<[f64; 3]>>,
+    rules: Vec<RuleWeights>,
     transitions: Vec<[[f64; 3]; 4]>,
 }
 
@@ -76,7 +77,7 @@ pub struct Input<'a> {
     pub keys: &'a [String],
     pub classes: &'a [Vec<String>],
     pub outer: &'a [String],
-    pub mine: &'a [Vec<&'static str>],
+    pub mine: &'a [Vec<u8>],
 }
 
 /// `outer_labels` of ner_tagger.py: the outermost rule entity over each token, ``B-TYPE``/``I-TYPE``/``O``.
@@ -98,15 +99,46 @@ pub fn outer_labels(n: usize, spans: &[(String, usize, usize)]) -> Vec<String> {
 }
 
 /// `rule_labels` of ner_tagger.py: the rules' B/I/O labels of one type.
-pub fn rule_labels(n: usize, spans: &[(String, usize, usize)], typ: &str) -> Vec<&'static str> {
-    let mut out = vec!["O"; n];
+pub fn rule_labels(n: usize, spans: &[(String, usize, usize)], typ: &str) -> Vec<u8> {
+    let mut out = vec![OUTSIDE; n];
     for (t, i, j) in spans {
-        if t == typ && out[*i] == "O" {
-            out[*i] = "B";
-            out[i + 1..*j].fill("I");
+        if t == typ && out[*i] == OUTSIDE {
+            out[*i] = BEGIN;
+            out[i + 1..*j].fill(INSIDE);
         }
     }
     out
+}
+
+/// The names of B, I, O in the features; code 3 is the sentence edge (``^`` before, ``$`` after).
+const LABEL_NAMES: [&str; 3] = ["B", "I", "O"];
+const EDGE: usize = 3;
+
+/// A type's weights of the features that read only rule labels, by label code (no name to build at run time).
+struct RuleWeights {
+    own: [Option<[f64; 3]>; 3],
+    window: [[Option<[f64; 3]>; 3]; 4],
+    before: [[Option<[f64; 3]>; 3]; 4],
+    after: [[Option<[f64; 3]>; 4]; 3],
+}
+
+impl RuleWeights {
+    fn new(typed: &FeatureMap<[f64; 3]>) -> Self {
+        let get = |name: String| typed.get(&name).copied();
+        let edge = |l: usize, edge: &'static str| LABEL_NAMES.get(l).copied().unwrap_or(edge);
+        RuleWeights {
+            own: std::array::from_fn(|l| get(format!("r={}", LABEL_NAMES[l]))),
+            window: std::array::from_fn(|x| {
+                std::array::from_fn(|l| get(format!("{}{}", RULE_WINDOW[x].1, LABEL_NAMES[l])))
+            }),
+            before: std::array::from_fn(|p| {
+                std::array::from_fn(|l| get(format!("r-1r={}|{}", edge(p, "^"), LABEL_NAMES[l])))
+            }),
+            after: std::array::from_fn(|l| {
+                std::array::from_fn(|q| get(format!("rr+1={}|{}", LABEL_NAMES[l], edge(q, "$"))))
+            }),
+        }
+    }
 }
 
 /// `_stem` of ner_tagger.py: the key without one proclitic before the article and without the article.
@@ -148,6 +180,8 @@ impl Scorer {
         transitions: Vec<[[f64; 3]; 4]>,
     ) -> Result<Self, String> {
         let types = names.len();
+        let typed: Vec<FeatureMap<[f64; 3]>> =
+            typed.into_iter().map(|t| t.into_iter().collect()).collect();
         if typed.len() != types {
             return Err(format!("{} typed tables for {types} types", typed.len()));
         }
@@ -168,7 +202,8 @@ impl Scorer {
             names,
             types,
             shared: shared.into_iter().collect(),
-            typed: typed.into_iter().map(|t| t.into_iter().collect()).collect(),
+            rules: typed.iter().map(RuleWeights::new).collect(),
+            typed,
             transitions,
         })
     }
@@ -180,7 +215,7 @@ impl Scorer {
         let mut out = Vec::with_capacity(n);
         let mut buf = String::with_capacity(64);
         let mut acc = vec![0.0f64; width];
-        let (shared, typed) = (&self.shared, &self.typed);
+        let (shared, typed, rules) = (&self.shared, &self.typed, &self.rules);
         let add = |buf: &str, acc: &mut Vec<f64>| {
             if let Some(row) = shared.get(buf) {
                 for (a, w) in acc.iter_mut().zip(row) {
@@ -253,48 +288,43 @@ impl Scorer {
                     add(&buf, &mut acc);
                 }
             }
-            for (t, index) in typed.iter().enumerate() {
+            for (t, (index, rule)) in typed.iter().zip(rules).enumerate() {
                 let mine = &s.mine[t];
                 let cell = &mut acc[3 * t..3 * t + 3];
-                let mut add_typed = |buf: &str| {
-                    if let Some(w) = index.get(buf) {
+                let mut add_typed = |w: Option<&[f64; 3]>| {
+                    if let Some(w) = w {
                         for (a, v) in cell.iter_mut().zip(w) {
                             *a += v;
                         }
                     }
                 };
-                buf.clear();
-                buf.push_str("r=");
-                buf.push_str(mine[i]);
-                add_typed(&buf);
-                for (d, r) in RULE_WINDOW {
+                let me = usize::from(mine[i]);
+                add_typed(rule.own[me].as_ref());
+                for (x, (d, _)) in RULE_WINDOW.iter().enumerate() {
                     let j = i as isize + d;
                     if j >= 0 && (j as usize) < n {
-                        buf.clear();
-                        buf.push_str(r);
-                        buf.push_str(mine[j as usize]);
-                        add_typed(&buf);
+                        add_typed(rule.window[x][usize::from(mine[j as usize])].as_ref());
                     }
                 }
-                buf.clear();
-                buf.push_str("r-1r=");
-                buf.push_str(if i > 0 { mine[i - 1] } else { "^" });
-                buf.push('|');
-                buf.push_str(mine[i]);
-                add_typed(&buf);
-                buf.clear();
-                buf.push_str("rr+1=");
-                buf.push_str(mine[i]);
-                buf.push('|');
-                buf.push_str(if i + 1 < n { mine[i + 1] } else { "$" });
-                add_typed(&buf);
+                let before = if i > 0 {
+                    usize::from(mine[i - 1])
+                } else {
+                    EDGE
+                };
+                add_typed(rule.before[before][me].as_ref());
+                let after = if i + 1 < n {
+                    usize::from(mine[i + 1])
+                } else {
+                    EDGE
+                };
+                add_typed(rule.after[me][after].as_ref());
                 for class in &s.classes[i] {
                     buf.clear();
                     buf.push_str("cr=");
                     buf.push_str(class);
                     buf.push('|');
-                    buf.push_str(mine[i]);
-                    add_typed(&buf);
+                    buf.push_str(LABEL_NAMES[me]);
+                    add_typed(index.get(buf.as_str()));
                 }
             }
             out.push(acc.clone());
@@ -318,7 +348,7 @@ impl Scorer {
             return Err(format!("rule span {bad:?} is not within the {n} tokens"));
         }
         let outer = outer_labels(n, rule_spans);
-        let mine: Vec<Vec<&'static str>> = self
+        let mine: Vec<Vec<u8>> = self
             .names
             .iter()
             .map(|t| rule_labels(n, rule_spans, t))
@@ -512,7 +542,7 @@ mod tests {
         );
         assert_eq!(
             rule_labels(6, &spans, "PERS"),
-            ["B", "O", "O", "B", "I", "O"]
+            [BEGIN, OUTSIDE, OUTSIDE, BEGIN, INSIDE, OUTSIDE]
         );
         assert_eq!(head("ab", 3), "ab");
         assert_eq!(tail("abc", 2), "bc");
@@ -559,7 +589,7 @@ mod tests {
             let n = keys.len();
             let classes = vec![Vec::new(); n];
             let outer = vec!["O".to_string(); n];
-            let mine = vec![vec!["O"; n]];
+            let mine = vec![vec![OUTSIDE; n]];
             let emit = scorer.emissions(&Input { keys: &keys, classes: &classes, outer: &outer, mine: &mine });
             for (i, row) in emit.iter().enumerate() {
                 let expect = if keys[i] == keys[0] { weight } else { 0.0 };
