@@ -3,7 +3,8 @@
 The sentences are the NER gold sentences (tests/gold/ner_*.jsonl) joined and cut into 30-word windows, so the
 mix of entities is that of news text. One instance is built first (its build time is reported); every call is
 timed alone (nested mode, with offsets, the heaviest shape of /ner). The per-token memo is warm, as in a running
-service; a cold row times sentences whose words the memo has not seen.
+service; a cold row times sentences whose words the memo has not seen. A rules-only recognizer (``learned=False``)
+is timed on the same sentences, interleaved, so the learned layer's own cost is the difference in the same run.
 """
 
 from __future__ import annotations
@@ -33,16 +34,22 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     started = time.perf_counter()
     rec = Recognizer()
     build_s = time.perf_counter() - started
+    rules = Recognizer(learned=False)
     sents = sentences()
     rounds = 3 if ctx.quick else 30
     for s in sents:  # warm the per-token memo
         rec.tag(s, include_offsets=True)
+        rules.tag(s, include_offsets=True)
     samples: list[float] = []
+    rules_samples: list[float] = []
     for _ in range(rounds):
         for s in sents:
             t0 = time.perf_counter()
             rec.tag(s, include_offsets=True)
-            samples.append(time.perf_counter() - t0)
+            t1 = time.perf_counter()
+            rules.tag(s, include_offsets=True)
+            rules_samples.append(time.perf_counter() - t1)
+            samples.append(t1 - t0)
     p50 = harness.percentile(samples, 50)
     p99 = harness.percentile(samples, 99)
     per_s = len(samples) / sum(samples)
@@ -70,6 +77,15 @@ def run(ctx: harness.Context) -> list[harness.Row]:
             notes=f"{per_s:,.0f} sentences/s",
         ),
         harness.Row("ner", "tag 30 words, p99", p99, None, "-", unit="sentence"),
+        harness.Row(
+            "ner",
+            "tag 30 words, rules alone (no learned layer), p50",
+            harness.percentile(rules_samples, 50),
+            None,
+            "-",
+            unit="sentence",
+            notes="the learned layer's cost is the p50 above minus this",
+        ),
         harness.Row(
             "ner", "tag 30 words, cold memo, p50", harness.percentile(cold_samples, 50), None, "-", unit="sentence"
         ),

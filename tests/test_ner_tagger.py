@@ -13,7 +13,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tahqiq.analysis.evaluate_relations import prf, read_gold, relations_report
 from tahqiq.analysis.ner import Recognizer
-from tahqiq.analysis.ner_tagger import INSIDE, OUTSIDE, Sentence, SpanTagger, combine, labels_of, spans_of, train
+from tahqiq.analysis.ner_tagger import (
+    INSIDE,
+    OUTSIDE,
+    TAGGED_TYPES,
+    NerTagger,
+    Sentence,
+    SpanTagger,
+    combine,
+    features,
+    labels_of,
+    spans_of,
+    train,
+)
 from tahqiq.analysis.relations import RelationExtractor
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,3 +121,64 @@ def test_learned_names_never_hold_a_verb() -> None:
     rec = Recognizer()
     got = {(e.type, e.text) for e in rec.recognize("أعلن المدرب خالد النمر أن ابنه كريستيانو سيلعب غدا.")}
     assert not any(t == "PERS" and "سيلعب" in x for t, x in got)
+
+
+def _dev_texts() -> list[str]:
+    texts = [
+        str(json.loads(line)["text"])
+        for name in (
+            "ner_msa.jsonl",
+            "ner_dev.jsonl",
+            "relations.jsonl",
+            "relations_dev.jsonl",
+            "relations_dev_more.jsonl",
+        )
+        for line in (GOLD / name).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    words = " ".join(texts).split()
+    return texts + [" ".join(words[i : i + 30]) for i in range(0, len(words) - 29, 30)]  # the benchmark's windows
+
+
+def test_native_scorer_decides_as_the_python_path_on_every_dev_sentence() -> None:
+    rec = Recognizer()
+    tagger = rec._tagger
+    assert tagger is not None
+    found = 0
+    for text in _dev_texts():
+        _toks, sentence = rec.tagger_input(text)
+        got = tagger.predict(sentence)
+        assert got == tagger.reference_predict(sentence), text
+        found += sum(map(len, got.values()))
+    assert found > 500  # the comparison covers many spans, not empty outputs
+
+
+_WORDS = ("الرئيس", "وبالرئيس", "للوزير", "محمد", "كالاس", "ملعب", "في", "قال", "x", "", "ا")
+_CLASSES = ("first", "family", "trig:OCC", "def", "unlisted", "end:ا")
+
+
+@st.composite
+def _scored_case(draw: st.DrawFn) -> tuple[NerTagger, Sentence]:
+    n = draw(st.integers(1, 9))
+    keys = tuple(draw(st.lists(st.sampled_from(_WORDS), min_size=n, max_size=n)))
+    classes = tuple(tuple(sorted(set(draw(st.lists(st.sampled_from(_CLASSES), max_size=3))))) for _ in range(n))
+    spans = []
+    for typ in draw(st.lists(st.sampled_from(("PERS", "OCC", "FAC", "GPE")), max_size=3)):
+        i = draw(st.integers(0, n - 1))
+        spans.append((typ, i, draw(st.integers(i + 1, n))))
+    sentence = Sentence(keys, classes, tuple(spans))
+    weight = st.floats(-3, 3, allow_nan=False).map(lambda v: round(v, 4))
+    taggers = {}
+    for typ in TAGGED_TYPES:
+        names = sorted({f for tok in features(sentence, typ) for f in tok})
+        kept = draw(st.lists(st.sampled_from(names), max_size=len(names)))
+        taggers[typ] = SpanTagger(
+            {f: [draw(weight) for _ in range(3)] for f in kept}, [[draw(weight) for _ in range(3)] for _ in range(4)]
+        )
+    return NerTagger(taggers), sentence
+
+
+@given(_scored_case())
+def test_native_scorer_builds_and_sums_the_python_features(case: tuple[NerTagger, Sentence]) -> None:
+    tagger, sentence = case
+    assert tagger.predict(sentence) == tagger.reference_predict(sentence)

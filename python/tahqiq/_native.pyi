@@ -5,6 +5,7 @@ from typing import ClassVar, Final, Literal, final
 __all__ = [
     "GlossaryIndex",
     "Lexicon",
+    "NerScorer",
     "Token",
     "__version__",
     "canonical_json",
@@ -45,6 +46,23 @@ class Token:
     def __hash__(self) -> int: ...
 
 def scan(text: str) -> list[Token]: ...
+
+@final
+class NerScorer:
+    def __new__(
+        cls,
+        types: Sequence[str],
+        shared: dict[str, list[float]],
+        typed: Sequence[dict[str, list[float]]],
+        transitions: Sequence[Sequence[Sequence[float]]],
+    ) -> NerScorer: ...
+    def __len__(self) -> int: ...
+    def predict(
+        self,
+        keys: Sequence[str],
+        classes: Sequence[Sequence[str]],
+        rule_spans: Sequence[tuple[str, int, int]],
+    ) -> list[list[tuple[int, int]]]: ...
 
 @final
 class Lexicon:

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 pub mod fingerprint;
 pub mod fuzzy;
 pub mod glossary;
+pub mod ner_tagger;
 pub mod normalize;
 pub mod scan;
 pub mod unicode_class;
@@ -18,5 +19,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fuzzy::register(m)?;
     glossary::register(m)?;
     fingerprint::register(m)?;
+    ner_tagger::register(m)?;
     Ok(())
 }

@@ -22,11 +22,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from tahqiq._native import NerScorer
 
 TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
 LABELS: tuple[str, ...] = ("B", "I", "O")
@@ -50,7 +49,8 @@ def _affixes(k: str) -> list[str]:
 
 
 def _stem(k: str) -> str:
-    """The key without one proclitic and the article (وبالرئيس → رئيس), for sharing weight across forms."""
+    """The key without one proclitic and the article (والرئيس → رئيس; وبالرئيس, two proclitics, stays), for
+    sharing weight across forms."""
     s = k
     if len(s) > 4 and s[0] in "وفبلك" and s[1:3] in ("ال", "لل"):
         s = s[1:]
@@ -229,50 +229,37 @@ class NerTagger:
 
     taggers: dict[str, SpanTagger]
     strategy: str = "extend"
-    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False)
-    _typed_index: list[dict[str, int]] = field(default_factory=list, init=False, repr=False)
-    _table: np.ndarray[Any, np.dtype[np.float64]] = field(
-        default_factory=lambda: np.zeros((1, 0)), init=False, repr=False
-    )
+    _scorer: NerScorer = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # one table for all the taggers: a row a feature (a shared one once, a typed one a type), the three labels
-        # of each type side by side, and a last row of zeros for features the training never kept
+        # the native scorer (rust/src/ner_tagger.rs) builds the feature names and sums their weights in the order
+        # of `features`, so its decisions are those of `reference_predict`; a shared feature keeps one row, the
+        # three labels of each type side by side (zeros for a type that never kept it)
         width = 3 * len(self.taggers)
-        table: list[list[float]] = []
-        self._index = {}
-        self._typed_index = []
+        shared: dict[str, list[float]] = {}
+        typed: list[dict[str, list[float]]] = []
         for t_index, tagger in enumerate(self.taggers.values()):
-            typed: dict[str, int] = {}
+            own: dict[str, list[float]] = {}
             for name, v in tagger.weights.items():
-                own = typed if name.startswith(TYPED_PREFIXES) else self._index
-                if name not in own:
-                    own[name] = len(table)
-                    table.append([0.0] * width)
-                table[own[name]][3 * t_index : 3 * t_index + 3] = v
-            self._typed_index.append(typed)
-        table.append([0.0] * width)
-        self._table = np.array(table, dtype=np.float64).reshape(len(table), width)
+                if name.startswith(TYPED_PREFIXES):
+                    own[name] = list(v)
+                else:
+                    shared.setdefault(name, [0.0] * width)[3 * t_index : 3 * t_index + 3] = v
+            typed.append(own)
+        self._scorer = NerScorer(
+            list(self.taggers), shared, typed, [tagger.transitions for tagger in self.taggers.values()]
+        )
 
     def predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
         """The tagger's token spans per type."""
-        n = len(sentence.keys)
-        if n == 0:
+        if not sentence.keys:
             return {t: [] for t in self.taggers}
-        missing = len(self._table) - 1
-        typed = [(self._typed_index[t], typed_features(sentence, typ)) for t, typ in enumerate(self.taggers)]
-        rows: list[int] = []
-        starts: list[int] = []
-        for x, f in enumerate(shared_features(sentence)):
-            starts.append(len(rows))
-            rows.extend(map(self._index.get, f, repeat(missing)))
-            for index, tf in typed:
-                rows.extend(map(index.get, tf[x], repeat(missing)))
-        scores = np.add.reduceat(self._table[rows], starts, axis=0).tolist()
-        return {
-            typ: spans_of(tagger.viterbi([row[3 * t : 3 * t + 3] for row in scores]))
-            for t, (typ, tagger) in enumerate(self.taggers.items())
-        }
+        spans = self._scorer.predict(sentence.keys, sentence.classes, sentence.rule_spans)
+        return dict(zip(self.taggers, spans, strict=True))
+
+    def reference_predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
+        """`predict` computed in Python, feature names and all (the training's path; the native scorer's spec)."""
+        return {typ: spans_of(tagger.decode(features(sentence, typ))) for typ, tagger in self.taggers.items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {
