@@ -8,6 +8,8 @@ Every Arabic operation of the service goes through these functions:
 - :class:`GlossaryIndex` is the dialect glossary's index of corpus forms: ``lookup(text, top_k, threshold)``
   scans, normalises and matches every word of a text (exact, normalised, clitics stripped by
   :func:`strip_clitics`, fuzzy) in one call and answers :data:`GlossaryWord` rows.
+- :class:`NerScorer` scores the learned NER layer's taggers (features, weight sums, Viterbi) for
+  :mod:`tahqiq.analysis.ner_tagger`.
 - :func:`canonical_json` is RFC 8785 (JCS); :func:`fingerprint` hashes it for idempotency checks.
 
 The docstrings of the functions themselves come from the Rust sources (``help(tahqiq.core.scan)``);
@@ -19,6 +21,7 @@ from typing import Literal
 from tahqiq._native import (
     GlossaryIndex,
     Lexicon,
+    NerScorer,
     Token,
     canonical_json,
     fingerprint,
@@ -39,6 +42,7 @@ __all__ = [
     "GlossaryIndex",
     "GlossaryWord",
     "Lexicon",
+    "NerScorer",
     "Token",
     "TokenKind",
     "canonical_json",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tahqiq._native import NerScorer
+from tahqiq.core import NerScorer
 
 TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
 LABELS: tuple[str, ...] = ("B", "I", "O")
