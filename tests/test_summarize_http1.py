@@ -388,6 +388,27 @@ def test_body_cut_short_is_an_error(run: Runner) -> None:
     run(scenario())
 
 
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_an_answer_past_the_size_bound_is_an_error_and_the_connection_dropped(run: Runner, framing: str) -> None:
+    big = b'{"x":"' + b"a" * 1_000 + b'"}'
+
+    def answer(body: bytes) -> bytes:
+        return ok(body) if framing == "content-length" else chunked(body, [300, 300])
+
+    async def scenario() -> None:
+        at_bound = b"b" * (len(big) - 1)
+        async with Server(Answer(answer(big)), Answer(answer(at_bound))) as server:
+            client = Http1Client(2, max_answer_bytes=len(big) - 1)
+            target = client.prepare_post(server.url, {})
+            with pytest.raises(MalformedResponse, match=f"larger than {len(big) - 1} bytes"):
+                await client.post(target, b"{}")
+            assert (await client.post(target, b"{}")).body == at_bound  # at the bound: whole, on a new connection
+            await client.close()
+        assert server.connections == 2
+
+    run(scenario())
+
+
 # Time-outs, refusals, TLS ---------------------------------------------------------------------------------------
 
 

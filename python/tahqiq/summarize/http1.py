@@ -23,6 +23,9 @@ parses each in the same run; chunked, 2.7 µs against 56 µs. h11 would have dou
   past it, TimeoutError, and the connection is closed (its state is unknown).
 - Bodies framed by Content-Length, chunked, or by the server closing the connection; `Connection: close` and
   HTTP/1.0 answers are honoured (the connection is not reused); 1xx interim answers are skipped.
+- An answer's body is bounded (`max_answer_bytes`, by default `MAX_ANSWER_BYTES`, 8 MiB; a summary is a few
+  KB): past it the exchange fails with MalformedResponse and the connection is dropped, so an upstream that sends
+  without end cannot grow the service's memory until the deadline.
 - `close()` closes every connection, busy ones too: requests still running end at once with ClientClosed (the
   service's stop waits for its requests first, for a bounded time).
 - Failures are HTTPClientError subclasses (ConnectFailed, ConnectionLost, MalformedResponse, ClientClosed) or
@@ -50,6 +53,9 @@ __all__ = [
     "PreparedPost",
     "Response",
 ]
+
+
+MAX_ANSWER_BYTES = 8 * 1024 * 1024  # an answer's body; a chat completion holding a summary is a few KB
 
 
 class HTTPClientError(Exception):
@@ -90,8 +96,10 @@ class Response:
 class _Connection(asyncio.Protocol):
     """One connection: one exchange at a time, its answer parsed as the bytes arrive."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_answer_bytes: int = MAX_ANSWER_BYTES) -> None:
         self.transport: asyncio.Transport | None = None
+        self._max_answer_bytes = max_answer_bytes
+        self._body_bytes = 0
         self.closed = False
         self.reusable = False  # set when an answer completed on a connection the server keeps open
         self.idle_since = 0.0
@@ -115,6 +123,7 @@ class _Connection(asyncio.Protocol):
         self._received = False
         self._headers = []
         self._body = []
+        self._body_bytes = 0
         self._framed = False
         self._headers_done = False
         self._waiter = waiter = asyncio.get_running_loop().create_future()
@@ -188,6 +197,11 @@ class _Connection(asyncio.Protocol):
         self._headers_done = True
 
     def on_body(self, body: bytes) -> None:
+        self._body_bytes += len(body)
+        if self._body_bytes > self._max_answer_bytes:
+            self._unsolicited = True  # nothing more of this answer is kept; data_received closes the connection
+            self._fail(MalformedResponse(f"the answer is larger than {self._max_answer_bytes} bytes"))
+            return
         self._body.append(body)
 
     def on_message_complete(self) -> None:
@@ -196,6 +210,7 @@ class _Connection(asyncio.Protocol):
         if self._status < 200:  # an interim answer (100 Continue, 103 Early Hints): the real one follows
             self._headers = []
             self._body = []
+            self._body_bytes = 0
             self._framed = False
             self._headers_done = False
             return
@@ -214,9 +229,16 @@ class _Pool:
     """The connections to one origin."""
 
     def __init__(
-        self, host: str, port: int, ssl_context: ssl.SSLContext | None, max_connections: int, idle_s: float
+        self,
+        host: str,
+        port: int,
+        ssl_context: ssl.SSLContext | None,
+        max_connections: int,
+        idle_s: float,
+        max_answer_bytes: int,
     ) -> None:
         self.host = host
+        self._max_answer_bytes = max_answer_bytes
         self.port = port
         self._ssl = ssl_context
         self._idle_s = idle_s
@@ -274,7 +296,11 @@ class _Pool:
         loop = asyncio.get_running_loop()
         try:
             _, conn = await loop.create_connection(
-                _Connection, self.host, self.port, ssl=self._ssl, server_hostname=self.host if self._ssl else None
+                lambda: _Connection(self._max_answer_bytes),
+                self.host,
+                self.port,
+                ssl=self._ssl,
+                server_hostname=self.host if self._ssl else None,
             )
         except OSError as exc:  # refused, unreachable, unknown host (gaierror), TLS failures (SSLError)
             raise ConnectFailed(f"could not connect to {self.host}:{self.port} ({type(exc).__name__})") from None
@@ -311,8 +337,10 @@ class Http1Client:
         max_connections: int = 256,
         idle_s: float = 30.0,
         ssl_context: ssl.SSLContext | None = None,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         self.timeout_s = timeout_s
+        self._max_answer_bytes = max_answer_bytes
         self._max_connections = max_connections
         self._idle_s = idle_s
         self._ssl_context = ssl_context  # None: the system's trusted CAs, made when the first https URL is prepared
@@ -335,7 +363,9 @@ class Http1Client:
                 if self._ssl_context is None:
                     self._ssl_context = ssl.create_default_context()
                 context = self._ssl_context
-            pool = self._pools[origin] = _Pool(host, port, context, self._max_connections, self._idle_s)
+            pool = self._pools[origin] = _Pool(
+                host, port, context, self._max_connections, self._idle_s, self._max_answer_bytes
+            )
         host_header = f"[{host}]" if ":" in host else host
         if port != default_port:
             host_header += f":{port}"
