@@ -8,6 +8,7 @@ import json
 import math
 import re
 from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
 try:
@@ -22,6 +23,7 @@ from tahqiq.store.protocol import (
     Artifact,
     Claim,
     ClaimStatus,
+    NewSubmission,
     RateDecision,
     RateLimit,
     SigningKey,
@@ -65,6 +67,26 @@ def counted(rate: RateLimit, count: int, ends_at: float, now: float) -> RateDeci
 def peeked(rate: RateLimit, count: int, ends_at: float, now: float) -> RateDecision:
     """The window's state with `count` requests in it, nothing counted."""
     return RateDecision(count < rate.limit, rate.limit, max(0, rate.limit - count), ends_at - now)
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """One submission waiting in a store's accept batch (group commit), with what both stores write for it."""
+
+    new: NewSubmission
+    key: str  # the idempotency key
+    fingerprint: str
+    payload: str  # the payload as JSON text
+    rate: RateLimit
+    now: float
+    window_start: int  # the rate window `now` falls in
+    ends_at: float
+
+    @classmethod
+    def of(cls, new: NewSubmission, key: str, fingerprint: str, rate: RateLimit, now: float) -> Accept:
+        """Raises ValueError for a bad rate limit, so that it fails this call alone, not the batch it would join."""
+        start, ends_at = window(rate, now)
+        return cls(new, key, fingerprint, dumps(new.payload), rate, now, start, ends_at)
 
 
 def dumps(document: dict[str, Any]) -> str:

@@ -24,7 +24,6 @@ Concurrency rests on the database alone:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -70,18 +69,6 @@ _ACCEPT_BATCH = (
     "$13::float8[], $14::integer[])"
 )
 ACCEPT_BATCH_MAX = 256
-
-
-@dataclass(frozen=True, slots=True)
-class _Accept:
-    new: NewSubmission
-    key: str
-    fingerprint: str
-    payload: str  # the payload as JSON text
-    now: float
-    rate: RateLimit
-    window_start: int
-    ends_at: float
 
 
 async def _keep_session(_conn: Any) -> None:
@@ -143,7 +130,7 @@ class PostgresStore:
         self._listener: Any = None
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_generation = 0
-        self._accepts: c.Batcher[_Accept, Any] = c.Batcher(
+        self._accepts: c.Batcher[c.Accept, Any] = c.Batcher(
             self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-accept-batcher"
         )
 
@@ -371,22 +358,21 @@ class PostgresStore:
     async def accept_submission(
         self, new: NewSubmission, idempotency_key: str, fingerprint: str, rate: RateLimit, now: float
     ) -> AcceptOutcome:
-        start, ends_at = c.window(rate, now)
-        accept = _Accept(new, idempotency_key, fingerprint, c.dumps(new.payload), now, rate, start, ends_at)
+        accept = c.Accept.of(new, idempotency_key, fingerprint, rate, now)
         while True:
             # Joins the next batch: one transaction and one WAL flush for every accept waiting (group commit).
             outcome, number, status, body = await self._accepts.submit(accept)
             if outcome == "accepted":
-                return Accepted(c.counted(rate, number, ends_at, now))
+                return Accepted(c.counted(rate, number, accept.ends_at, now))
             if outcome == "limited":
-                return RateLimited(c.counted(rate, number, ends_at, now))
+                return RateLimited(c.counted(rate, number, accept.ends_at, now))
             if outcome == "replayed":
                 return Replayed(status, bytes(body))
             if outcome == "reused":
                 return KeyReused()
             # "retry": the record our key collided with was pruned before we could read it.
 
-    async def _write_accepts(self, batch: list[_Accept]) -> list[Any]:
+    async def _write_accepts(self, batch: list[c.Accept]) -> list[Any]:
         """Stores a batch of accepts in one statement (migration 3's tahqiq_accept) and one transaction. Keys go
         in (agent, key) order, the same in every process, so batches of different processes cannot deadlock."""
         order = sorted(range(len(batch)), key=lambda i: (batch[i].new.agent_id, batch[i].key))

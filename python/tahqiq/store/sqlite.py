@@ -25,7 +25,6 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -99,22 +98,12 @@ _AUTH_STATE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Accept:
-    new: NewSubmission
-    key: str
-    fingerprint: str
-    payload: str  # the payload as JSON text
-    rate: RateLimit
-    now: float
-
-
-def _accept_batch(batch: list[_Accept], conn: sqlite3.Connection) -> list[AcceptOutcome]:
+def _accept_batch(batch: list[c.Accept], conn: sqlite3.Connection) -> list[AcceptOutcome]:
     """Each accept in turn, as if alone, in the one transaction of the batch (the batch has each key once)."""
     return [_accept_one(a, conn) for a in batch]
 
 
-def _accept_one(a: _Accept, conn: sqlite3.Connection) -> AcceptOutcome:
+def _accept_one(a: c.Accept, conn: sqlite3.Connection) -> AcceptOutcome:
     new = a.new
     seen = _one(
         conn,
@@ -128,7 +117,7 @@ def _accept_one(a: _Accept, conn: sqlite3.Connection) -> AcceptOutcome:
     if not decision.allowed:  # a 429 costs nothing: the unit goes back
         conn.execute(
             "UPDATE rate_windows SET count = count - 1 WHERE bucket = ? AND window_start = ?",
-            (bucket, c.window(a.rate, a.now)[0]),
+            (bucket, a.window_start),
         )
         return RateLimited(decision)
     conn.execute(
@@ -171,7 +160,7 @@ class SqliteStore:
         # The version is read at most once per event-loop iteration: requests handled in one iteration are
         # concurrent with any commit the read could miss, and the read was a fifth of a cached verification.
         self._auth_version_fresh = False
-        self._accepts: c.Batcher[_Accept, AcceptOutcome] = c.Batcher(
+        self._accepts: c.Batcher[c.Accept, AcceptOutcome] = c.Batcher(
             self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-sqlite-accepts"
         )
 
@@ -472,12 +461,11 @@ class SqliteStore:
     async def accept_submission(
         self, new: NewSubmission, idempotency_key: str, fingerprint: str, rate: RateLimit, now: float
     ) -> AcceptOutcome:
-        c.window(rate, now)  # a bad rate fails this call alone, not its batch
-        accept = _Accept(new, idempotency_key, fingerprint, c.dumps(new.payload), rate, now)
+        accept = c.Accept.of(new, idempotency_key, fingerprint, rate, now)
         # Joins the next batch: one transaction and one WAL sync for every accept waiting (group commit).
         return await self._accepts.submit(accept)
 
-    async def _write_accepts(self, batch: list[_Accept]) -> list[AcceptOutcome]:
+    async def _write_accepts(self, batch: list[c.Accept]) -> list[AcceptOutcome]:
         return await self._write(partial(_accept_batch, batch))
 
     async def get_submission(self, submission_id: str) -> Submission | None:
