@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_support import load_script
 from tahqiq.analysis.evaluate_relations import relations_report
 from tahqiq.analysis.relation_classifier import (
     RelationClassifier,
@@ -24,14 +23,6 @@ from tahqiq.analysis.relations import RelationExtractor, _loose
 
 ROOT = Path(__file__).resolve().parents[1]
 PATTERNS = RelationExtractor(classifier=None)
-
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("train_relations", ROOT / "scripts" / "train_relations.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def ent(text: str, frag: str, type_: str) -> dict[str, object]:
@@ -166,7 +157,7 @@ def test_shipped_weights_are_a_rebuild_and_load() -> None:
 def test_combination_beats_the_patterns_on_held_out_folds() -> None:
     # k folds by sentence over the three development sets, shipped settings: measured F1 0.857 → 0.862, recall
     # 0.843 → 0.862 (scripts/train_relations.py --cv)
-    tr = _script()
+    tr = load_script("train_relations")
     sets = tr.development_sets()
     before = {"tp": 0, "fp": 0, "fn": 0}
     after = dict(before)

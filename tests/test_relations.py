@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_support import load_script
 from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
 from tahqiq.analysis.relations import ENTITY_TYPES, RelationExtractor, load_inventory
 
@@ -230,13 +231,7 @@ def test_dev_gold_is_well_formed() -> None:
 
 
 def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
-    import importlib.util
-
-    script = Path(__file__).resolve().parents[1] / "scripts" / "relations_dev.py"
-    spec = importlib.util.spec_from_file_location("relations_dev", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("relations_dev")
     built = module.build(module.SOURCE.read_text(encoding="utf-8"))
     assert built == read_gold(GOLD / "relations_dev_more.jsonl")
     for item in built:

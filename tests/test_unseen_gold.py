@@ -24,13 +24,12 @@ relations with gold entities 0.737, end to end 0.527 (P 0.728 R 0.413). Floors r
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from script_support import load_script
 from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
 from tahqiq.analysis.relations import RelationExtractor
@@ -50,17 +49,9 @@ RELATIONS2_GOLD_ENTITIES_F1_FLOOR = 0.707
 RELATIONS2_SYSTEM_ENTITIES_F1_FLOOR = 0.497
 
 
-def _ner_gold_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ner_gold", ROOT / "scripts" / "ner_gold.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("suffix", ["test", "test2"])
 def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path, suffix: str) -> None:
-    module = _ner_gold_script()
+    module = load_script("ner_gold")
     ner_src, rel_src = f"ner_{suffix}.txt", f"relations_{suffix}.txt"
     ner_out, rel_out = f"ner_{suffix}.jsonl", f"relations_{suffix}.jsonl"
     assert (ner_src, ner_out, rel_src, rel_out, None) in module.SETS  # `ner_gold.py build` builds it too
@@ -78,7 +69,7 @@ def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path
 
 
 def test_the_checks_catch_a_relation_whose_argument_is_no_entity(tmp_path: Path) -> None:
-    module = _ner_gold_script()
+    module = load_script("ner_gold")
     shutil.copy(NER_TEST, tmp_path / "ner_test.jsonl")
     shutil.copy(GOLD / "relation_inventory.json", tmp_path / "relation_inventory.json")
     rows = read_gold(RELATIONS_TEST)
@@ -117,7 +108,7 @@ def test_the_second_test_sets_have_their_size_and_cover_every_type_and_predicate
     assert len(ner) == 86 and sum(len(r["entities"]) for r in ner) == 788
     assert len(relations) == 86 and sum(len(r["relations"]) for r in relations) == 356
     assert {r["text"] for r in relations} <= {r["text"] for r in ner}
-    assert {e["type"] for r in ner for e in r["entities"]} == _ner_gold_script().TYPES
+    assert {e["type"] for r in ner for e in r["entities"]} == load_script("ner_gold").TYPES
     inventory = {p["predicate"] for p in json.loads((GOLD / "relation_inventory.json").read_text(encoding="utf-8"))}
     assert {x["predicate"] for r in relations for x in r["relations"]} == inventory
     earlier = ("ner_msa.jsonl", "ner_dev.jsonl", "ner_test.jsonl", "relations.jsonl", "relations_dev.jsonl")
