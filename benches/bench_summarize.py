@@ -239,6 +239,19 @@ def measure_local(seconds: float, work: Path) -> list[harness.Row]:
     return rows
 
 
+Rounds = list[tuple[Load, Load, Load, Load]]  # per round: direct, service, floor, floor with aiohttp
+
+
+def _median(rounds: Rounds, target: int, field: str) -> float:
+    """The median over the rounds of one target's `field` (p50_ms, p99_ms, rps)."""
+    return statistics.median(getattr(r[target], field) for r in rounds)
+
+
+def _over(rounds: Rounds, target: int) -> list[float]:
+    """Per round: the target's p50 minus the direct load's (ms)."""
+    return [r[target].p50_ms - r[0].p50_ms for r in rounds]
+
+
 def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
     up_port, port, bare_port, aio_port = free_port(), free_port(), free_port(), free_port()
     upstream = f"http://127.0.0.1:{up_port}"
@@ -281,7 +294,7 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
         wrk(bare_aiohttp, 1, direct, work)
         for connections in OVERHEAD_CONNECTIONS:
             # Each round loads the four targets back to back; the overheads are medians of per-round differences.
-            rounds: list[tuple[Load, Load, Load, Load]] = []
+            rounds: Rounds = []
             round_s = OVERHEAD_ROUND_S if seconds >= 5 else seconds
             for _ in range(OVERHEAD_ROUNDS if seconds >= 5 else 1):
                 d = wrk(upstream + "/v1/chat/completions", round_s, direct, work, connections)
@@ -291,58 +304,51 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
                 assert s.errors <= s.requests * 0.01, f"overhead c{connections}: {s.errors} errors of {s.requests}"
                 assert f.errors <= f.requests * 0.01, f"floor c{connections}: {f.errors} errors of {f.requests}"
                 rounds.append((d, s, f, a))
-            d_p50 = statistics.median(r[0].p50_ms for r in rounds)
-            s_p50 = statistics.median(r[1].p50_ms for r in rounds)
-            f_p50 = statistics.median(r[2].p50_ms for r in rounds)
-            a_p50 = statistics.median(r[3].p50_ms for r in rounds)
-            service_over = [r[1].p50_ms - r[0].p50_ms for r in rounds]
-            floor_over = [r[2].p50_ms - r[0].p50_ms for r in rounds]
-            aiohttp_over = [r[3].p50_ms - r[0].p50_ms for r in rounds]
-            overhead = statistics.median(service_over)
-            per_round = ", ".join(f"{x:.2f}" for x in service_over)
+            d_p50 = _median(rounds, 0, "p50_ms")
+            overhead = statistics.median(_over(rounds, 1))
+            per_round = ", ".join(f"{x:.2f}" for x in _over(rounds, 1))
             rows.append(
                 harness.Row(
                     group="summarize (gateway route overhead)",
                     case=f"1 KB en, wrk -c{connections}",
-                    ours_s=s_p50 / 1e3,
+                    ours_s=_median(rounds, 1, "p50_ms") / 1e3,
                     anchor_s=d_p50 / 1e3,
                     anchor=f"the fake upstream loaded directly ({UPSTREAM_DELAY_S * 1e3:g} ms answer), same rounds",
                     unit="request (p50)",
                     target="overhead < 1 ms p50",
                     met=overhead < 1.0,
                     notes=f"overhead {overhead:.2f} ms p50, median of {len(rounds)} rounds ({per_round}); "
-                    f"service {statistics.median(r[1].rps for r in rounds):,.0f} req/s, p50 {s_p50:.2f} ms, "
-                    f"p99 {statistics.median(r[1].p99_ms for r in rounds):.2f} ms; direct "
-                    f"{statistics.median(r[0].rps for r in rounds):,.0f} req/s, p50 {d_p50:.2f} ms "
-                    "(medians over the rounds)",
+                    f"service {_median(rounds, 1, 'rps'):,.0f} req/s, p50 {_median(rounds, 1, 'p50_ms'):.2f} ms, "
+                    f"p99 {_median(rounds, 1, 'p99_ms'):.2f} ms; direct {_median(rounds, 0, 'rps'):,.0f} req/s, "
+                    f"p50 {d_p50:.2f} ms (medians over the rounds)",
                 )
             )
-            rows.append(
-                harness.Row(
-                    group="summarize (gateway route overhead)",
-                    case=f"floor: bare forwarding route, wrk -c{connections}",
-                    ours_s=f_p50 / 1e3,
-                    anchor_s=d_p50 / 1e3,
-                    anchor="the fake upstream loaded directly, same rounds",
-                    unit="request (p50)",
-                    notes=f"overhead {statistics.median(floor_over):.2f} ms p50 (median of the rounds): granian + "
-                    "BlackSheep + tahqiq's HTTP client (the service's pool settings) forwarding the request, no other "
-                    f"tahqiq code; {statistics.median(r[2].rps for r in rounds):,.0f} req/s",
+            floors = [
+                (
+                    2,
+                    "floor",
+                    "granian + BlackSheep + tahqiq's HTTP client (the service's pool settings) forwarding "
+                    "the request, no other tahqiq code",
+                ),
+                (
+                    3,
+                    "floor with aiohttp",
+                    "the floor's route forwarding with aiohttp (the service's former session settings) instead",
+                ),
+            ]
+            for target, label, what in floors:
+                rows.append(
+                    harness.Row(
+                        group="summarize (gateway route overhead)",
+                        case=f"{label}: bare forwarding route, wrk -c{connections}",
+                        ours_s=_median(rounds, target, "p50_ms") / 1e3,
+                        anchor_s=d_p50 / 1e3,
+                        anchor="the fake upstream loaded directly, same rounds",
+                        unit="request (p50)",
+                        notes=f"overhead {statistics.median(_over(rounds, target)):.2f} ms p50 (median of the "
+                        f"rounds): {what}; {_median(rounds, target, 'rps'):,.0f} req/s",
+                    )
                 )
-            )
-            rows.append(
-                harness.Row(
-                    group="summarize (gateway route overhead)",
-                    case=f"floor with aiohttp: bare forwarding route, wrk -c{connections}",
-                    ours_s=a_p50 / 1e3,
-                    anchor_s=d_p50 / 1e3,
-                    anchor="the fake upstream loaded directly, same rounds",
-                    unit="request (p50)",
-                    notes=f"overhead {statistics.median(aiohttp_over):.2f} ms p50 (median of the rounds): the floor's "
-                    "route forwarding with aiohttp (the service's former session settings) instead; "
-                    f"{statistics.median(r[3].rps for r in rounds):,.0f} req/s",
-                )
-            )
         calls = 300 if seconds < 5 else 2000
         rows.extend(measure_clients(upstream + "/v1/chat/completions", direct_body.encode(), calls, UPSTREAM_DELAY_S))
     # The same calls to an upstream answering at once: the clients' own cost is most of each call there.
