@@ -14,6 +14,7 @@ from tahqiq.store import (
     Accepted,
     AlreadyExists,
     Applied,
+    Claim,
     KeyReused,
     NewSubmission,
     ProcessingTx,
@@ -129,6 +130,17 @@ async def split_claims(tx: ProcessingTx, submission: Submission) -> Applied:
         claim_id = await tx.insert_claim(item["text"], submission.created_at + 1)
         await tx.insert_artifact(claim_id, submission, item, submission.created_at + 1)
     return Applied()
+
+
+async def three_agents_and_a_claim(store: Store) -> tuple[str, str, str, Claim]:
+    """A splitter, a seeker and a critic, and one claim the splitter's submission made (pending evidence)."""
+    splitter = await make_agent(store)
+    seeker = await make_agent(store, "evidence_seeker")
+    critic = await make_agent(store, "methodology_critic")
+    await store.accept_submission(new_submission(splitter), uid(), "f", RATE, T0)
+    await store.process_next(split_claims, T0 + 1)
+    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    return splitter, seeker, critic, claim
 
 
 # open_store
@@ -683,12 +695,7 @@ async def test_a_failing_handler_rolls_everything_back(store: Store) -> None:
 
 
 async def test_the_transaction_sees_its_own_writes(store: Store) -> None:
-    splitter = await make_agent(store)
-    seeker = await make_agent(store, "evidence_seeker")
-    critic = await make_agent(store, "methodology_critic")
-    await store.accept_submission(new_submission(splitter), uid(), "f", RATE, T0)
-    await store.process_next(split_claims, T0 + 1)
-    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    _, seeker, critic, claim = await three_agents_and_a_claim(store)
     for agent_id, role in [(seeker, "evidence_seeker"), (critic, "methodology_critic")]:
         payload = {"work_type": "review", "results": [{"claim_id": claim.claim_id, "n": role}]}
         await store.accept_submission(new_submission(agent_id, payload, role_id=role), uid(), "f", RATE, T0 + 2)
@@ -1011,12 +1018,7 @@ RATE_HIGH = RateLimit(limit=10_000, window_s=60)
 
 
 async def test_process_batch_applies_in_order_each_seeing_the_earlier_ones(store: Store) -> None:
-    splitter = await make_agent(store)
-    seeker = await make_agent(store, "evidence_seeker")
-    critic = await make_agent(store, "methodology_critic")
-    await store.accept_submission(new_submission(splitter), uid(), "f", RATE, T0)
-    await store.process_next(split_claims, T0 + 1)
-    (claim,) = await store.pending_claims("evidence_seeker", 10)
+    splitter, seeker, critic, claim = await three_agents_and_a_claim(store)
     news = [
         new_submission(splitter, {"work_type": "split", "results": [{"text": "a"}, {"text": "b"}]}),
         new_submission(
