@@ -17,6 +17,7 @@ GOLD_DIR = Path(__file__).resolve().parent / "gold"
 TUNING = GOLD_DIR / "summaries.jsonl"
 HELDOUT = GOLD_DIR / "summaries_heldout.jsonl"
 HELDOUT2 = GOLD_DIR / "summaries_heldout2.jsonl"
+HELDOUT3 = GOLD_DIR / "summaries_heldout3.jsonl"
 
 
 def test_heldout_set_shape() -> None:
@@ -43,31 +44,38 @@ def test_heldout_set_shares_nothing_with_the_tuning_set() -> None:
     assert not tuning_sentences & {s for r in heldout for s in split_sentences(r["text"])}
 
 
-# The second held-out set was written blind after the summarizer existed (tests/gold/SUMMARIES.md); only its shape is
-# tested here, never a score.
-def test_second_heldout_set_shape() -> None:
-    rows = [json.loads(line) for line in HELDOUT2.read_text(encoding="utf-8").splitlines()]
-    assert len({row["id"] for row in rows}) == len(rows) >= 28
+# The second and third held-out sets were written blind after the summarizer existed (tests/gold/SUMMARIES.md); only
+# their shape is tested here, never a score. Each row: the file, its id tag, documents a language, sentence range.
+BLIND_SETS = [(HELDOUT2, "g", 14, (7, 18)), (HELDOUT3, "k", 20, (8, 18))]
+
+
+@pytest.mark.parametrize(("path", "tag", "per_language", "sentences"), BLIND_SETS, ids=["second", "third"])
+def test_blind_heldout_set_shape(path: Path, tag: str, per_language: int, sentences: tuple[int, int]) -> None:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len({row["id"] for row in rows}) == len(rows) >= 2 * per_language
+    low, high = sentences
     for lang in ("ar", "en"):
         docs = [row for row in rows if row["lang"] == lang]
-        assert len(docs) >= 14
+        assert len(docs) >= per_language
         for row in docs:
             assert set(row) == {"id", "lang", "title", "text", "reference"}
-            assert row["id"].startswith(f"{lang}-g"), row["id"]
-            assert 7 <= len(split_sentences(row["text"])) <= 18, row["id"]
+            assert row["id"].startswith(f"{lang}-{tag}"), row["id"]
+            assert low <= len(split_sentences(row["text"])) <= high, row["id"]
             assert detect_language(row["text"]) == lang
             assert 2 <= len(split_sentences(row["reference"])) <= 4, row["id"]
             # an abstract, not a copy of the lead or of any other sentence of the text
             assert not set(split_sentences(row["reference"])) & set(split_sentences(row["text"])), row["id"]
 
 
-def test_second_heldout_set_shares_nothing_with_the_earlier_sets() -> None:
-    earlier = evaluate.load_gold(TUNING) + evaluate.load_gold(HELDOUT)
-    second = evaluate.load_gold(HELDOUT2)
-    assert not {r["id"] for r in earlier} & {r["id"] for r in second}
-    assert not {r["title"] for r in earlier} & {r["title"] for r in second}
+@pytest.mark.parametrize("later", [HELDOUT2, HELDOUT3], ids=["second", "third"])
+def test_blind_heldout_set_shares_nothing_with_the_earlier_sets(later: Path) -> None:
+    sets = [TUNING, HELDOUT, HELDOUT2, HELDOUT3]
+    earlier = [row for path in sets[: sets.index(later)] for row in evaluate.load_gold(path)]
+    blind = evaluate.load_gold(later)
+    assert not {r["id"] for r in earlier} & {r["id"] for r in blind}
+    assert not {r["title"] for r in earlier} & {r["title"] for r in blind}
     earlier_sentences = {s for r in earlier for s in split_sentences(r["text"])}
-    assert not earlier_sentences & {s for r in second for s in split_sentences(r["text"])}
+    assert not earlier_sentences & {s for r in blind for s in split_sentences(r["text"])}
 
 
 def test_default_gold_sets_are_the_files_in_tests_gold() -> None:
