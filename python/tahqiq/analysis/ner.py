@@ -94,6 +94,8 @@ NOT_NAME_PARTS = frozenset(
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
 LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
+RANK_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("المركز", "بالمركز", "والمركز", "للمركز"))
+DIGIT_ORDINAL = re.compile(r"^[وبلف]?ال\d+$")  # الـ25, والـ4: an ordinal in digits (tatweel folded away)
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
 QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
@@ -717,6 +719,8 @@ class Recognizer:
         while j < n and count < limit and toks[j].kind == "word":
             if any(s.type == "NORP" for s in spans_at.get(j, [])):
                 break
+            if count == 0 and keys[i - 1] in RANK_WORDS and self._ordinal_at(keys, j):
+                break  # المركز الثالث: a rank, not a centre's name (المجلس العشرين, الدورة الثالثة keep theirs)
             facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
             if self._content(keys, toks, j, facility=facility) or (
                 typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
@@ -1048,7 +1052,7 @@ class Recognizer:
                 add("CARDINAL", i, j, 2)
                 i = j
                 continue
-            o = self._ordinal_at(keys, i)
+            o = i + 1 if DIGIT_ORDINAL.match(k) else self._ordinal_at(keys, i)
             if o:
                 add("ORDINAL", i, o, 2)
                 i = o
@@ -1470,9 +1474,14 @@ class Recognizer:
         # quarters and centuries: الربع الثالث, القرن السادس الميلادي
         for st, _p in self._stems(k):
             if st in ("الربع", "القرن") and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
-                if o < n and keys[o] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
-                    o += 1
-                return o, None
+                e = o
+                if e < n and keys[e] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
+                    e += 1
+                elif e + 1 < n and keys[e] == "من" and keys[e + 1] in ("العام", "السنه"):
+                    e += 2  # الربع الأول من العام (الجاري)
+                    if e < n and keys[e] in RELATIVE_DATE:
+                        e += 1
+                return e, (i + 1, o)  # the ordinal stays an ORDINAL inside the date (NER.md)
         inner: tuple[int, int] | None = None
         j = i
         day = False

@@ -1,0 +1,47 @@
+"""NER for the types issue 5 found weakest (LOC, LAW, EVENT, PRODUCT, ORDINAL): each pattern, and floors on the
+development sentences written for them (tests/gold/ner_types.jsonl)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tahqiq.analysis.evaluate_ner import ner_report
+from tahqiq.analysis.ner import Recognizer
+
+GOLD = Path(__file__).parent / "gold"
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recognizer:
+    return Recognizer()
+
+
+def found(rec: Recognizer, text: str) -> set[tuple[str, str]]:
+    return {(e.type, e.text) for e in rec.recognize(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # ordinals: teens in both genders, الحادي/الحادية with a ten, digits after الـ, indefinite forms
+        ("حل الفريق في المركز الحادي عشر هذا الموسم", ("ORDINAL", "الحادي عشر"), ("ORG", "المركز الحادي")),
+        ("بلغت الجولة الرابعة عشرة من الدوري", ("ORDINAL", "الرابعة عشرة"), ("ORDINAL", "الرابعة")),
+        ("عقد المجلس جلسته الحادية والعشرين أمس", ("ORDINAL", "الحادية والعشرين"), ("ORDINAL", "والعشرين")),
+        ("تراجع المنتخب إلى المرتبة الـ33 عالميا", ("ORDINAL", "الـ33"), None),
+        ("واعتبرها خطوة أولى نحو الحل", ("ORDINAL", "أولى"), None),
+        ("احتفلت الجامعة بالذكرى الخمسين لتأسيسها", ("ORDINAL", "الخمسين"), None),
+        # a rank after المركز is no organisation's name; a parliament's number stays in its name
+        ("صعدت الشركة إلى المركز الثالث عالميا", ("ORDINAL", "الثالث"), ("ORG", "المركز الثالث")),
+        ("في الدورة العادية الأولى من عمر المجلس العشرين", ("ORG", "المجلس العشرين"), None),
+        # quarters and centuries hold their ordinal; a quarter takes من العام
+        ("ارتفعت الأرباح في الربع الأول من العام الجاري", ("DATE", "الربع الأول من العام الجاري"), None),
+        ("ارتفعت الأرباح في الربع الأول من العام الجاري", ("ORDINAL", "الأول"), None),
+        ("بنيت في القرن العشرين", ("ORDINAL", "العشرين"), None),
+    ],
+)
+def test_patterns(rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None) -> None:
+    got = found(rec, text)
+    assert expected in got, got
+    if absent is not None:
+        assert absent not in got, got
