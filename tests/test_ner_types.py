@@ -38,10 +38,25 @@ def found(rec: Recognizer, text: str) -> set[tuple[str, str]]:
         ("ارتفعت الأرباح في الربع الأول من العام الجاري", ("DATE", "الربع الأول من العام الجاري"), None),
         ("ارتفعت الأرباح في الربع الأول من العام الجاري", ("ORDINAL", "الأول"), None),
         ("بنيت في القرن العشرين", ("ORDINAL", "العشرين"), None),
+        # natural places: head + definite name, unlisted name, listed place (which it holds untagged), adjectives,
+        # a nisba inside; a compass word before a listed region; not an adjective سهل, not a state (جنوب أفريقيا)
+        ("يمر نهر الليطاني في جنوب لبنان", ("LOC", "نهر الليطاني"), None),
+        ("تسلق الفريق جبل إيفرست أمس", ("LOC", "جبل إيفرست"), None),
+        ("انخفض منسوب بحيرة فيكتوريا هذا العام", ("LOC", "بحيرة فيكتوريا"), ("PERS", "فيكتوريا")),
+        ("رست السفن في خليج العقبة", ("LOC", "خليج العقبة"), ("GPE", "العقبة")),
+        ("عبرت الناقلة مضيق باب المندب", ("LOC", "مضيق باب المندب"), ("FAC", "باب المندب")),
+        ("قطع المغامر صحراء الربع الخالي", ("LOC", "صحراء الربع الخالي"), None),
+        ("تساقطت الثلوج بغزارة على جبال الأطلس الكبير", ("LOC", "جبال الأطلس الكبير"), ("LOC", "جبال الأطلس")),
+        ("تساقطت الثلوج على جبال الأطلس المغربية", ("NORP", "المغربية"), None),
+        ("ضرب الجفاف دول غرب أفريقيا", ("LOC", "غرب أفريقيا"), ("LOC", "أفريقيا")),
+        ("وقعت جنوب أفريقيا الاتفاق", ("GPE", "جنوب أفريقيا"), ("LOC", "جنوب أفريقيا")),
+        ("التطبيق سهل الاستخدام للجميع", ("O", ""), ("LOC", "سهل الاستخدام")),
+        ("بدأ الحصاد في سهل البقاع", ("LOC", "سهل البقاع"), ("GPE", "البقاع")),
+        ("يهدد الجفاف القرن الأفريقي", ("NORP", "الأفريقي"), None),
     ],
 )
 def test_patterns(rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None) -> None:
     got = found(rec, text)
-    assert expected in got, got
+    assert expected in got or expected == ("O", ""), got
     if absent is not None:
         assert absent not in got, got

@@ -94,6 +94,20 @@ NOT_NAME_PARTS = frozenset(
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
 )  # fmt: skip
 LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
+# heads of natural places whose name follows (نهر الفرات, جبال الأطلس الكبير, مضيق هرمز); the second set only
+# before a listed place (سهل البقاع, not سهل الاستخدام)
+NATURAL_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("نهر", "بحر", "بحيرة", "جبل", "جبال", "سلسلة جبال", "صحراء", "وادي", "خليج", "مضيق", "هضبة", "بركان")
+)
+NATURAL_HEADS_LISTED = frozenset(normalize(w, ta_marbuta=True) for w in ("سهل", "شط", "واحة", "منخفض"))
+# adjectives that stay in a natural place's name (جبال الأطلس الكبير, النيل الأزرق)
+NATURAL_ADJ = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الكبير", "الكبرى", "الصغير", "الصغرى", "الأعلى", "الأدنى", "الأبيض", "الأسود", "الأحمر", "الأزرق",
+              "الأخضر", "الميت", "المتوسط", "الخالي", "الأوسط")
+)  # fmt: skip
+COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "جنوب", "شرق", "غرب"))
 RANK_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("المركز", "بالمركز", "والمركز", "للمركز"))
 DIGIT_ORDINAL = re.compile(r"^[وبلف]?ال\d+$")  # الـ25, والـ4: an ordinal in digits (tatweel folded away)
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
@@ -738,6 +752,7 @@ class Recognizer:
                         or self._trigger_at(keys, e)
                         or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
                         or (e > j and keys[e][:1] in "بلوفك")  # مرصد أوكايمدن بجبال الأطلس: a phrase after it
+                        or self._heads(keys[e]) & (NATURAL_HEADS | PLACE_WORDS)  # زلزال جبال الأطلس: a place
                     ):
                         break
                     e += 1
@@ -905,7 +920,7 @@ class Recognizer:
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
-            if g is not None and inside_listed > i and g[1] not in ("GPE", "PERS"):
+            if g is not None and inside_listed > i and g[1] not in ("GPE", "PERS", "NORP", "LOC"):
                 g = None
             if g is not None:
                 end, typ = g
@@ -922,7 +937,7 @@ class Recognizer:
                 if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in self._stems(keys[i - 1])):
                     start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
                 base_at.setdefault(start, []).append(add(typ, start, end, 1))
-                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR", "LOC") and end > i + 1:
                     inside_listed = max(inside_listed, end)
                     i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
                 else:
@@ -1228,6 +1243,7 @@ class Recognizer:
                 add("EVENT", q, e, 0)
             elif war and (dated := [o for o in nxt if o.type == "DATE"]):
                 add("EVENT", q, max(o.j for o in dated), 0)
+        self._natural_places(keys, toks, heads_of, spans, base_at)
         # places: a region named by its cities (جهة طنجة تطوان الحسيمة), a town no list knows after مدينة or
         # بلدة (مدينة آرل), a capital after العاصمة and a nisba (العاصمة السنغالية دكار), a state by its form and
         # nisba (المملكة المغربية)
@@ -1381,7 +1397,75 @@ class Recognizer:
             if e < n and keys[e] in REGNAL and j in regnal_after:
                 e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
+        # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
+        # (جبال الأطلس المغربية ⊃ NORP)
+        places = [s for s in spans if s.type == "LOC" and s.j - s.i >= 2]
+        if places:
+            spans[:] = [
+                o
+                for o in spans
+                if not (
+                    o.type in ("GPE", "PERS", "LOC", "FAC")
+                    and any(p.i <= o.i and o.j <= p.j and o.j - o.i < p.j - p.i for p in places)
+                )
+            ]
         return spans
+
+    def _natural_places(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
+    ) -> None:
+        """Natural places by their head and name, one LOC each (NER.md): a head such as نهر, جبل, مضيق, صحراء and a
+        listed place, a definite name (جبال الأطلس) or an unlisted word (مضيق هرمز), then up to two adjectives of
+        the name or a nisba (صحراء الربع الخالي, جبال الأطلس المغربية); a compass word before a listed region
+        (جنوب شرق آسيا, غرب أفريقيا)."""
+        n = len(keys)
+        for q in range(n - 1):
+            if toks[q].kind != "word":
+                continue
+            heads = heads_of[q]
+            if heads & COMPASS_NOUNS:
+                w = q + 2 if heads_of[q + 1] & COMPASS_NOUNS and q + 2 < n else q + 1
+                region = [o for o in base_at.get(w, []) if o.type == "LOC"]
+                if region and not keys[q].startswith("ال") and not any(o.type == "GPE" for o in base_at.get(q, [])):
+                    spans.append(_Span("LOC", q, max(o.j for o in region), 0))
+                continue
+            listed_only = bool(heads & NATURAL_HEADS_LISTED)
+            w = q + 1
+            if not (heads & NATURAL_HEADS or listed_only):
+                if not (heads & {"سلسله"} and heads_of[w] & {"جبال"} and w + 1 < n):
+                    continue
+                w += 1  # سلسلة جبال الأطلس
+            named = [o for o in base_at.get(w, []) if o.type in ("GPE", "LOC", "PERS", "FAC")]
+            k = keys[w]
+            if named:
+                # a person's name ends at its first word here (بجبل موسى بطول 12 كيلومترا)
+                e = w + 1 if all(o.type == "PERS" for o in named) else max(o.j for o in named if o.type != "PERS")
+            elif listed_only or toks[w].kind != "word" or k in self._stop or len(k) < 3:
+                continue
+            elif _definite(toks[w].text, k):
+                if k in CONTENT_STOP or self._trigger_at(keys, w) or self._verb_like(keys, w) or self._nisba(k):
+                    continue
+                e = w + 1  # جبال الأطلس, صحراء الربع الخالي
+            elif self._plain_word(keys, toks, w) and not self._verb_like(keys, w) and not k.endswith(("ون", "ين", "ات")):
+                e = w + 1  # مضيق هرمز, جبل كليمنجارو
+            else:
+                continue
+            while e < n and e - w < 3 and toks[e].kind == "word":
+                a = keys[e]
+                if a in NATURAL_ADJ or (
+                    a.startswith("ال") and a.endswith("ي") and a not in CONTENT_STOP and a not in self._stop
+                ):
+                    e += 1
+                elif any(o.type == "NORP" for o in base_at.get(e, [])):
+                    e = max(o.j for o in base_at[e] if o.type == "NORP")  # … المغربية: a NORP inside the place
+                else:
+                    break
+            spans.append(_Span("LOC", q, e, 0))
 
     def _foreign_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted word that may be a transliterated name: a plain word, or one ending in ا (غارسيا, سوينكا)
