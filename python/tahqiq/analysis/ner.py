@@ -108,6 +108,35 @@ NATURAL_ADJ = frozenset(
               "الأخضر", "الميت", "المتوسط", "الخالي", "الأوسط")
 )  # fmt: skip
 COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "جنوب", "شرق", "غرب"))
+# product nouns after which a model's name follows (سيارتها الكهربائية أيونيك 9, بمعالج سنابدراغون 8 إيليت),
+# with their possessive forms; من طراز / موديل name the model outright
+_MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
+                "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
+                "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "سفينة", "ألبوم")  # fmt: skip
+
+
+def _with_possessives(words: Iterable[str]) -> frozenset[str]:
+    """Normalised forms of nouns and of their possessives (سيارة → سيارتها, سيارته; هاتف → هاتفها)."""
+    out: set[str] = set()
+    for w in words:
+        k = normalize(w, ta_marbuta=True)
+        out.add(k)
+        if not k.startswith("ال"):
+            base = k[:-1] + "ت" if k.endswith("ه") else k
+            out.update(base + p for p in ("ها", "ه", "هم", "نا"))
+    return frozenset(out)
+
+
+MODEL_NOUNS = _with_possessives(_MODEL_NOUNS)
+PRODUCT_NOUN_FORMS = _with_possessives(("رواية", "الرواية", "فيلم", "الفيلم", "سفينة", "السفينة", "كتاب", "ألبوم",
+                                        "أغنية", "مسرحية", "تطبيق", "مسلسل", "دواء", "لقاح"))  # fmt: skip
+MODEL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("طراز", "موديل", "الطراز"))
+MODEL_SUFFIX = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ألترا", "برو", "ماكس", "بلس", "لايت", "ميني", "إيليت", "فولد", "فليب", "إير", "دريملاينر", "إكس",
+              "غولد", "هايبرد", "سبورت")
+)  # fmt: skip
 RANK_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("المركز", "بالمركز", "والمركز", "للمركز"))
 DIGIT_ORDINAL = re.compile(r"^[وبلف]?ال\d+$")  # الـ25, والـ4: an ordinal in digits (tatweel folded away)
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
@@ -1146,6 +1175,9 @@ class Recognizer:
                     i += 1  # after فان/فون a head word is a name's part: كاسبار فان دير بيرغ
                     continue
                 head_end, typ = tr
+                if typ == "LAW" and head_end < n and keys[head_end] == "التشغيل":
+                    i += 1  # نظام التشغيل: an operating system (a product), not a law
+                    continue
                 # ألعاب reads as definite once alef is folded: the article is ال written without hamza
                 definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
                     "وفبك"
@@ -1185,6 +1217,14 @@ class Recognizer:
             if q > 1 and keys[q - 1] in ("التابعه", "الناشئه"):
                 before |= {st for st, _p in self._stems(keys[q - 2])}
             typ = "PRODUCT" if before & PRODUCT_HEADS else "ORG" if before & COMPANY_HEADS else ""
+            back = q - 1
+            while not typ and back > 0 and q - back < 3 and toks[back].kind == "word" and keys[back].startswith("ال"):
+                back -= 1  # a product noun, its possessive or its complement and nisba before the quote: روايتها
+                # «سيدات القمر», الفيلم السوداني «وداعا جوليا», سفينة الأبحاث الألمانية «ميتيور»
+                if self._heads(keys[back]) & PRODUCT_NOUN_FORMS:
+                    typ = "PRODUCT"
+            if not typ and self._heads(keys[q - 1]) & PRODUCT_NOUN_FORMS:
+                typ = "PRODUCT"
             if typ:
                 e = q + 1
                 while e < n and e - q <= 7 and toks[e].text not in QUOTE_CLOSE:
@@ -1218,6 +1258,7 @@ class Recognizer:
                 o.type == "GPE" and o.j == sp.j + 1 for o in base_at.get(sp.j, [])
             ):  # a model named after a place: هيونداي توسان
                 add("PRODUCT", sp.i, sp.j + 1, 0)
+        self._models(keys, toks, spans, base_at)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1410,6 +1451,95 @@ class Recognizer:
                 )
             ]
         return spans
+
+    def _product_cue(self, keys: list[str], q: int) -> tuple[int, bool, bool]:
+        """A product cue at token q: (end of the cue, whether it belongs to the product's name, whether it is a
+        strong cue); end 0 when none. من طراز is strong; نظام التشغيل and لقاح belong to the name (NER.md)."""
+        heads = self._heads(keys[q])
+        if keys[q] in MODEL_WORDS:
+            return q + 1, False, True
+        if "نظام" in heads and q + 1 < len(keys) and keys[q + 1] == "التشغيل":
+            return q + 2, True, False
+        if heads & MODEL_NOUNS:
+            return q + 1, bool(heads & {"لقاح"}), False
+        return 0, False, False
+
+    def _model_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word of a model's name no list knows (أيونيك, أكنجي, زد فولد): not definite, no function word, head,
+        place, nisba or verb; two letters count (زد)."""
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and len(k) >= 2
+            and not k.startswith(("ال", "و"))
+            and (len(k) == 2 and k not in self._stop or self._plain_word(keys, toks, j))
+            and not self._verb_like(keys, j)
+        )
+
+    def _models(self, keys: list[str], toks: list[Token], spans: list[_Span], base_at: dict[int, list[_Span]]) -> None:
+        """Products by cue and model (NER.md): after من طراز, a product noun (its possessive, up to two definite
+        words of its own: سيارتها الكهربائية أيونيك 9, هاتفها القابل للطي غالاكسي زد فولد 6), a maker (ORG inside),
+        a listed line, words no list knows, a model number (787-9) and model words (ألترا, برو)."""
+        n = len(keys)
+        products = [s for s in spans if s.type == "PRODUCT"]
+        for q in range(n - 1):
+            if toks[q].kind != "word":
+                continue
+            a, joins, strong = self._product_cue(keys, q)
+            if not a:
+                continue
+            skipped = 0
+            while a < n and skipped < 2 and toks[a].kind == "word" and keys[a].startswith("ال"):
+                if keys[a] in CONTENT_STOP or self._trigger_at(keys, a) or any(o.i == a for o in products):
+                    break
+                if keys[a] == "القابل" and a + 1 < n and keys[a + 1].startswith("لل"):
+                    a += 1  # القابل للطي
+                a += 1
+                skipped += 1
+            b = a
+            maker = [o for o in base_at.get(b, []) if o.type == "ORG"]
+            if maker:
+                b = max(o.j for o in maker)
+            line = [o for o in products if o.i == b]
+            if line:
+                b = max(o.j for o in line)
+            words = 0
+            while b < n and words < 3 and self._model_word(keys, toks, b):
+                if (
+                    keys[b][:1] in "بلفك"
+                    and len(keys[b]) > 2
+                    and keys[b] not in MODEL_SUFFIX
+                    and not (b == a and (strong or joins))
+                ):
+                    break  # a phrase, not a name: سايبرترك بسبب خلل, هاتفها الجديد بسعر 300 دولار
+                b += 1
+                words += 1
+            numbered = False
+            while b < n:
+                if toks[b].kind == "number" or MODEL_CODE.match(toks[b].text):
+                    if any(o.type in ("CURR", "UNIT") for o in base_at.get(b + 1, [])):
+                        break  # 300 دولار is a price, not a model number
+                    b += 1
+                    numbered = True
+                elif (
+                    b + 1 < n
+                    and toks[b].text == "-"
+                    and toks[b - 1].kind == "number"
+                    and toks[b + 1].kind == "number"
+                    and toks[b - 1].end == toks[b].start == toks[b + 1].start - 1
+                ):
+                    b += 2  # بوينغ 787-9, بوينغ 737-800
+                else:
+                    break
+            if numbered or words or line:
+                while b < n and keys[b] in MODEL_SUFFIX:
+                    b += 1
+            named = bool(maker or line or words)
+            if not named or not (strong or joins or numbered or (maker and words) or (line and b > line[0].j)):
+                continue
+            # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
+            lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
+            spans.append(_Span("PRODUCT", q if joins or lined else a, b, 0))
 
     def _natural_places(
         self,
