@@ -99,12 +99,12 @@ LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
 # before a listed place (سهل البقاع, not سهل الاستخدام)
 NATURAL_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
-    for w in ("نهر", "بحر", "بحيرة", "جبل", "جبال", "سلسلة جبال", "صحراء", "وادي", "خليج", "مضيق", "هضبة", "بركان")
+    for w in ("نهر", "بحر", "بحيرة", "جبل", "جبال", "صحراء", "وادي", "خليج", "مضيق", "هضبة", "بركان", "كوكب")
 )
 WATER_HEADS_DEFINITE = frozenset(
     normalize(w, ta_marbuta=True) for w in ("البحر", "المحيط", "النهر", "البحيرة", "الخليج")
 )
-NATURAL_HEADS_LISTED = frozenset(normalize(w, ta_marbuta=True) for w in ("سهل", "شط", "واحة", "منخفض"))
+NATURAL_HEADS_LISTED = frozenset(normalize(w, ta_marbuta=True) for w in ("سهل", "شط", "واحة", "منخفض", "حوض"))
 # adjectives that stay in a natural place's name (جبال الأطلس الكبير, النيل الأزرق)
 NATURAL_ADJ = frozenset(
     normalize(w, ta_marbuta=True)
@@ -299,7 +299,8 @@ CONTENT_STOP = frozenset(
               # participles that follow an event's name, never part of it: الألعاب المتوسطية المقررة في …
               "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة",
               # … and after a law's: مدونة الأسرة الصادرة عام 2004
-              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري", "المحال", "المحالة", "المقدم", "المقدمة")
+              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري", "المحال", "المحالة", "المقدم", "المقدمة",
+              "الموقعة", "الموقع", "المبرمة")
 )  # fmt: skip
 
 
@@ -824,7 +825,12 @@ class Recognizer:
                 e = j
                 place: list[_Span] = []
                 while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
-                    if e > j and typ == "EVENT" and (place := [o for o in spans_at.get(e, []) if o.type in ("GPE", "LOC")]):
+                    if (
+                        e > j
+                        and typ == "EVENT"
+                        and keys[e][:1] not in "بلوفك"  # مؤتمر صحفي بدبي: where it is held, not its name
+                        and (place := [o for o in spans_at.get(e, []) if o.type in ("GPE", "LOC")])
+                    ):
                         break  # دوري أبطال آسيا: the chain ends in a listed place
                     if (
                         keys[e] in self._stop
@@ -910,6 +916,15 @@ class Recognizer:
                     and keys[j + 1] in BALL_GAMES
                 ):
                     j += 2
+                elif (
+                    typ == "LAW"
+                    and k.startswith("ل")
+                    and not k.startswith("لل")
+                    and j + 1 < n
+                    and self._head_type(keys, j) == "LAW"
+                    and self._content(keys, toks, j + 1)
+                ):
+                    j += 2  # اتفاقية الأمم المتحدة لقانون البحار
                 elif (
                     typ in ("EVENT", "ORG")
                     and k.startswith("لا")  # لألعاب القوى: ل on a word with hamza, then its definite complement
@@ -1311,11 +1326,15 @@ class Recognizer:
                 if not any(s.i <= q < s.j for s in spans if s.type == "LAW"):
                     base_at.setdefault(q, []).append(add("LAW", q, q + 2, 0))
         # an event's or law's head read as a name (بعيد الاستقلال: ب + عيد) is the head, not a person
-        built = {s.i for s in spans if s.type in ("EVENT", "LAW") and s.rank == 0 and s.j - s.i >= 2}
+        built = {s.i: s.j for s in spans if s.type in ("EVENT", "LAW") and s.rank == 0 and s.j - s.i >= 2}
         if built:
-            spans[:] = [s for s in spans if not (s.type == "PERS" and s.j - s.i == 1 and s.i in built)]
+
+            def head_name(o: _Span) -> bool:  # بعيد الاستقلال, عيد التحرير: a name from the head on, inside the event
+                return o.type == "PERS" and o.i in built and o.j <= built[o.i]
+
+            spans[:] = [s for s in spans if not head_name(s)]
             for x in built:
-                base_at[x] = [s for s in base_at.get(x, []) if not (s.type == "PERS" and s.j - s.i == 1)]
+                base_at[x] = [s for s in base_at.get(x, []) if not head_name(s)]
         # a body of an organisation: an ORG head right before an organisation's name (مجلس نقابة المحامين), a
         # definite body followed by its party with ل (اللجنة المركزية لحركة فتح, المكتب السياسي لحركة حماس)
         orgs = sorted((s for s in spans if s.type == "ORG"), key=lambda s: (s.i, -s.j))
@@ -1631,7 +1650,8 @@ class Recognizer:
             if line:
                 b = max(o.j for o in line)
             words = 0
-            while b < n and words < 3 and self._model_word(keys, toks, b):
+            numbered_line = bool(line) and toks[b - 1].kind == "number"  # بوينغ 737 ماكس: only model words follow
+            while b < n and words < 3 and not numbered_line and self._model_word(keys, toks, b):
                 if (
                     keys[b][:1] in "بلفك"
                     and len(keys[b]) > 2
@@ -1789,14 +1809,16 @@ class Recognizer:
             elif named:
                 # a person's name ends at its first word here (بجبل موسى بطول 12 كيلومترا)
                 e = w + 1 if all(o.type == "PERS" for o in named) else max(o.j for o in named if o.type != "PERS")
-            elif listed_only or toks[w].kind != "word" or k in self._stop or len(k) < 3:
+            elif listed_only or toks[w].kind != "word" or k in self._stop or len(k) < 2:
                 continue
             elif _definite(toks[w].text, k):
                 if k in CONTENT_STOP or self._trigger_at(keys, w) or self._verb_like(keys, w) or self._nisba(k):
                     continue
                 e = w + 1  # جبال الأطلس, صحراء الربع الخالي
-            elif self._plain_word(keys, toks, w) and not self._verb_like(keys, w) and not k.endswith(("ون", "ين", "ات")):
-                e = w + 1  # مضيق هرمز, جبل كليمنجارو
+            elif (
+                self._plain_word(keys, toks, w) or (len(k) == 2 and not _definite(toks[w].text, k))
+            ) and not (self._verb_like(keys, w) or k.endswith(("ون", "ين", "ات"))):
+                e = w + 1  # مضيق هرمز, جبل كليمنجارو, وادي رم
             else:
                 continue
             while e < n and e - w < 3 and toks[e].kind == "word":
