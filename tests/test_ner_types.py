@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import json
+
 import pytest
 from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.ner import Recognizer
 
 GOLD = Path(__file__).parent / "gold"
+# per-type F1 measured with the issue-5 rules (first measurement of ner_types, before them: LOC 0.51, LAW 0.59,
+# EVENT 0.63, PRODUCT 0.14, ORDINAL 0.91; the older sets before them: LOC 0.61, LAW 0.86, EVENT 0.70, PRODUCT 0.70,
+# ORDINAL 0.87); ner_types is in-sample (its misses led the rules), the floors sit a little under
+FLOORS_TYPES = {"LOC": 0.95, "LAW": 0.95, "EVENT": 0.86, "PRODUCT": 0.95, "ORDINAL": 0.97}  # 0.98 1.0 0.90 1.0 1.0
+FLOORS_OLDER = {"LOC": 0.70, "LAW": 0.91, "EVENT": 0.84, "PRODUCT": 0.85, "ORDINAL": 0.93}  # 0.74 .94 .87 .88 .96
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +122,19 @@ def test_patterns(rec: Recognizer, text: str, expected: tuple[str, str], absent:
     assert expected in got or expected == ("O", ""), got
     if absent is not None:
         assert absent not in got, got
+
+
+def test_floors_on_the_sentences_written_for_these_types(rec: Recognizer) -> None:
+    per_type = ner_report([GOLD / "ner_types.jsonl"], rec)["per_type"]
+    for typ, floor in FLOORS_TYPES.items():
+        assert per_type[typ]["f1"] >= floor, (typ, per_type[typ])
+
+
+def test_floors_on_the_older_development_sets(rec: Recognizer, tmp_path: Path) -> None:
+    """ner_msa, ner_dev and relations_dev_more ids 73 on (the sentences that list every entity)."""
+    rows = [json.loads(x) for x in (GOLD / "relations_dev_more.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    full = tmp_path / "dev_more_full.jsonl"
+    full.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows if r["id"] >= 73), encoding="utf-8")
+    per_type = ner_report([GOLD / "ner_msa.jsonl", GOLD / "ner_dev.jsonl", full], rec)["per_type"]
+    for typ, floor in FLOORS_OLDER.items():
+        assert per_type[typ]["f1"] >= floor, (typ, per_type[typ])
