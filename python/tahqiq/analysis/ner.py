@@ -136,6 +136,7 @@ MODEL_NOUNS = _with_possessives(_MODEL_NOUNS)
 PRODUCT_NOUN_FORMS = _with_possessives(("رواية", "الرواية", "فيلم", "الفيلم", "سفينة", "السفينة", "كتاب", "ألبوم",
                                         "أغنية", "مسرحية", "تطبيق", "مسلسل", "دواء", "لقاح"))  # fmt: skip
 MODEL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("طراز", "موديل", "الطراز"))
+PRODUCT_CUES = MODEL_NOUNS | MODEL_WORDS | {"نظام"}
 MODEL_SUFFIX = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("ألترا", "برو", "ماكس", "بلس", "لايت", "ميني", "إيليت", "فولد", "فليب", "إير", "دريملاينر", "إكس",
@@ -174,6 +175,8 @@ ANNIVERSARY = normalize("الذكرى", ta_marbuta=True)
 LISTED_NAMES = frozenset(("LAW", "EVENT", "PRODUCT"))
 # ل-words that never complete a name: للمرة, للمملكة (of the kingdom), للبلاد
 NOT_COMPLEMENTS = frozenset(normalize(w, ta_marbuta=True) for w in ("للمرة", "للمملكة", "للبلاد", "للدولة"))
+# any word that may open a natural place (one set test skips the rest)
+NATURAL_CUES = NATURAL_HEADS | NATURAL_HEADS_LISTED | WATER_HEADS_DEFINITE | COMPASS_NOUNS | {"سلسله"}
 RANK_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("المركز", "بالمركز", "والمركز", "للمركز"))
 DIGIT_ORDINAL = re.compile(r"^[وبلف]?ال\d+$")  # الـ25, والـ4: an ordinal in digits (tatweel folded away)
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
@@ -220,6 +223,7 @@ STATE_FORMS = frozenset(
 )
 CAPITAL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("العاصمة", "عاصمة", "بالعاصمة", "والعاصمة"))
 PLACE_WORDS = GPE_PREFIX | CAPITAL_WORDS
+PLACE_HEADS = PLACE_WORDS | NATURAL_HEADS  # a place's head ends an event's construct chain (زلزال جبال الأطلس)
 SEASONS = frozenset(normalize(w, ta_marbuta=True) for w in ("صيف", "شتاء", "ربيع", "خريف", "الصيف", "الشتاء"))
 APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
 MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
@@ -838,7 +842,7 @@ class Recognizer:
                         or self._trigger_at(keys, e)
                         or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
                         or (e > j and keys[e][:1] in "بلوفك")  # مرصد أوكايمدن بجبال الأطلس: a phrase after it
-                        or self._heads(keys[e]) & (NATURAL_HEADS | PLACE_WORDS)  # زلزال جبال الأطلس: a place
+                        or self._heads(keys[e]) & PLACE_HEADS  # زلزال جبال الأطلس: a place
                     ):
                         break
                     e += 1
@@ -1403,8 +1407,9 @@ class Recognizer:
                 o.type == "GPE" and o.j == sp.j + 1 for o in base_at.get(sp.j, [])
             ):  # a model named after a place: هيونداي توسان
                 add("PRODUCT", sp.i, sp.j + 1, 0)
-        self._models(keys, toks, spans, base_at)
-        self._event_and_law_names(keys, toks, spans, base_at)
+        heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
+        self._models(keys, toks, heads_of, spans, base_at)
+        self._event_and_law_names(keys, toks, heads_of, spans, base_at)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1417,7 +1422,6 @@ class Recognizer:
             host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
             if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين"):
                 sp.j = max(o.j for o in host)
-        heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
         for q in range(n - 1):
             race, war = heads_of[q] & RACE_HEADS, heads_of[q] & WAR_HEADS
             if not (race or war) or toks[q].kind != "word":
@@ -1622,15 +1626,22 @@ class Recognizer:
             and not self._verb_like(keys, j)
         )
 
-    def _models(self, keys: list[str], toks: list[Token], spans: list[_Span], base_at: dict[int, list[_Span]]) -> None:
+    def _models(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
+    ) -> None:
         """Products by cue and model (NER.md): after من طراز, a product noun (its possessive, up to two definite
         words of its own: سيارتها الكهربائية أيونيك 9, هاتفها القابل للطي غالاكسي زد فولد 6), a maker (ORG inside),
         a listed line, words no list knows, a model number (787-9) and model words (ألترا, برو)."""
         n = len(keys)
         products = [s for s in spans if s.type == "PRODUCT"]
         for q in range(n - 1):
-            if toks[q].kind != "word":
-                continue
+            if not heads_of[q] & PRODUCT_CUES or toks[q].kind != "word":
+                continue  # one set test for most words
             a, joins, strong = self._product_cue(keys, q)
             if not a:
                 continue
@@ -1707,7 +1718,12 @@ class Recognizer:
         )
 
     def _event_and_law_names(
-        self, keys: list[str], toks: list[Token], spans: list[_Span], base_at: dict[int, list[_Span]]
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
     ) -> None:
         """What goes on an event's or law's name past its head's complement (NER.md): up to two adjectives
         (القمة العربية الإسلامية المشتركة, اتفاقية التجارة الحرة العربية الكبرى); for a law, the states of an
@@ -1743,7 +1759,7 @@ class Recognizer:
             sp.j = e
         for sp in [s for s in named if s.type == "EVENT" and s.i > 0]:
             p = sp.i - 1
-            if toks[p].kind == "word" and self._heads(keys[p]) & EVENT_PREFIX:
+            if toks[p].kind == "word" and heads_of[p] & EVENT_PREFIX:
                 spans.append(_Span("EVENT", p, sp.j, 0))
         events = {s.i: s for s in spans if s.type == "EVENT"}
         for sp in [s for s in named if s.type == "EVENT"]:
@@ -1753,7 +1769,7 @@ class Recognizer:
         for q in range(n - 1):
             # a season named by its city (موسم الرياض); a feast's name with ل after an anniversary (الذكرى
             # الثانية والستين للاستقلال)
-            if self._heads(keys[q]) & SEASON_HEADS and (city := [o for o in base_at.get(q + 1, []) if o.type == "GPE"]):
+            if heads_of[q] & SEASON_HEADS and (city := [o for o in base_at.get(q + 1, []) if o.type == "GPE"]):
                 spans.append(_Span("EVENT", q, max(o.j for o in city), 0))
             elif (
                 keys[q + 1].startswith("لل")
@@ -1776,9 +1792,9 @@ class Recognizer:
         (جنوب شرق آسيا, غرب أفريقيا)."""
         n = len(keys)
         for q in range(n - 1):
-            if toks[q].kind != "word":
-                continue
             heads = heads_of[q]
+            if not heads & NATURAL_CUES or toks[q].kind != "word":
+                continue  # one set test for most words
             if heads & COMPASS_NOUNS:
                 w = q + 2 if heads_of[q + 1] & COMPASS_NOUNS and q + 2 < n else q + 1
                 region = [o for o in base_at.get(w, []) if o.type == "LOC"]
@@ -1798,7 +1814,7 @@ class Recognizer:
                     spans.append(_Span("LOC", q, w + water, 0))  # البحر الأصفر, المحيط الهادي
                 continue
             if not (heads & NATURAL_HEADS or listed_only):
-                if not (heads & {"سلسله"} and heads_of[w] & {"جبال"} and w + 1 < n):
+                if not (heads_of[w] & {"جبال"} and w + 1 < n):
                     continue
                 w += 1  # سلسلة جبال الأطلس
             named = [o for o in base_at.get(w, []) if o.type in ("GPE", "LOC", "PERS", "FAC")]
