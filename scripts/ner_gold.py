@@ -11,7 +11,7 @@ Every set here is written for the project by its authors (no third-party text co
 
 The sets are written by hand in tests/gold/src/*.txt and turned into JSONL with code-point offsets here:
 
-    python scripts/ner_gold.py build [SET…]    # src -> jsonl, then check (SET: a jsonl stem such as ner_types; default all)
+    python scripts/ner_gold.py build [SET…]    # src -> jsonl, then check (SET: a jsonl stem: ner_types; default all)
     python scripts/ner_gold.py check [SET…]    # check the jsonl files only
     python scripts/ner_gold.py stats [ner_test2.jsonl relations_test2.jsonl]   # counts (default: ner_msa, relations)
 

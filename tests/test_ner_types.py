@@ -3,9 +3,8 @@ development sentences written for them (tests/gold/ner_types.jsonl)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import pytest
 from tahqiq.analysis.evaluate_ner import ner_report
@@ -83,7 +82,11 @@ def found(rec: Recognizer, text: str) -> set[tuple[str, str]]:
         ("شارك في بطولة آسيا لألعاب القوى بالدوحة", ("EVENT", "بطولة آسيا لألعاب القوى بالدوحة"), None),
         ("اختتمت القمة العربية الطارئة في القاهرة", ("EVENT", "القمة العربية الطارئة"), None),
         ("تأهل المنتخب إلى نهائيات كأس العالم 2030", ("EVENT", "نهائيات كأس العالم 2030"), None),
-        ("يستعد الفريق للتصفيات الأفريقية المؤهلة لكأس العالم", ("EVENT", "للتصفيات الأفريقية المؤهلة لكأس العالم"), None),
+        (
+            "يستعد الفريق للتصفيات الأفريقية المؤهلة لكأس العالم",
+            ("EVENT", "للتصفيات الأفريقية المؤهلة لكأس العالم"),
+            None,
+        ),
         ("يعود موسم جدة هذا الصيف", ("EVENT", "موسم جدة"), None),
         ("احتفالات بالذكرى السبعين للتحرير", ("EVENT", "للتحرير"), None),
         ("فاز بلقب دوري أبطال أوروبا للمرة الثانية", ("EVENT", "دوري أبطال أوروبا"), None),
@@ -107,7 +110,11 @@ def found(rec: Recognizer, text: str) -> set[tuple[str, str]]:
         # names after a natural head; a law head with ل inside a law; the definite prize; participles end a law
         ("عقد الوزير مؤتمر صحفي بعمان أمس", ("O", ""), ("EVENT", "مؤتمر صحفي بعمان")),
         ("يحتفل الكويتيون اليوم عيد التحرير", ("EVENT", "عيد التحرير"), ("PERS", "عيد التحرير")),
-        ("تسلمت طائرة من طراز بوينغ 737 ماكس ضمن صفقة", ("PRODUCT", "بوينغ 737 ماكس"), ("PRODUCT", "بوينغ 737 ماكس ضمن صفقة")),
+        (
+            "تسلمت طائرة من طراز بوينغ 737 ماكس ضمن صفقة",
+            ("PRODUCT", "بوينغ 737 ماكس"),
+            ("PRODUCT", "بوينغ 737 ماكس ضمن صفقة"),
+        ),
         ("تسلمت طائرة من طراز بوينغ 737 ماكس ضمن صفقة", ("ORG", "بوينغ"), None),
         ("ارتفع إنتاج حقول حوض سرت", ("LOC", "حوض سرت"), ("GPE", "سرت")),
         ("زار السياح وادي رم أمس", ("LOC", "وادي رم"), None),

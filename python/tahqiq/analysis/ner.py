@@ -117,7 +117,7 @@ COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "�
 _MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
                 "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
                 "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
-                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "سفينة", "ألبوم")  # fmt: skip
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم")  # fmt: skip
 
 
 def _with_possessives(words: Iterable[str]) -> frozenset[str]:
@@ -145,8 +145,7 @@ MODEL_SUFFIX = frozenset(
 # heads that go before an event's own name: بطولة كأس الأمم الأفريقية, سباق جائزة السعودية الكبرى (the gold keeps
 # نهائي outside as often as inside, so it is left out)
 EVENT_PREFIX = frozenset(
-    normalize(w, ta_marbuta=True)
-    for w in ("نهائيات", "بطولة", "البطولة", "سباق", "تصفيات", "التصفيات")
+    normalize(w, ta_marbuta=True) for w in ("نهائيات", "بطولة", "البطولة", "سباق", "تصفيات", "التصفيات")
 )
 ELECTION_KINDS = frozenset(normalize(w, ta_marbuta=True) for w in ("البلدية", "المحلية", "الجماعية", "الجهوية"))
 # adjectives of event and law names that do not end in ي/ية
@@ -1321,7 +1320,12 @@ class Recognizer:
                     continue
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
-                elif typ == "LAW" and head_end == i + 1 and keys[i] in CONSTITUTION and (i == 0 or keys[i - 1] not in PRESS):
+                elif (
+                    typ == "LAW"
+                    and head_end == i + 1
+                    and keys[i] in CONSTITUTION
+                    and (i == 0 or keys[i - 1] not in PRESS)
+                ):
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))  # المكفولة في الدستور
                 i += 1
         # a resolution by its number alone: والقرار 242, القرار 2334
@@ -1622,7 +1626,7 @@ class Recognizer:
             toks[j].kind == "word"
             and len(k) >= 2
             and not k.startswith(("ال", "و"))
-            and (len(k) == 2 and k not in self._stop or self._plain_word(keys, toks, j))
+            and ((len(k) == 2 and k not in self._stop) or self._plain_word(keys, toks, j))
             and not self._verb_like(keys, j)
         )
 
@@ -1831,9 +1835,9 @@ class Recognizer:
                 if k in CONTENT_STOP or self._trigger_at(keys, w) or self._verb_like(keys, w) or self._nisba(k):
                     continue
                 e = w + 1  # جبال الأطلس, صحراء الربع الخالي
-            elif (
-                self._plain_word(keys, toks, w) or (len(k) == 2 and not _definite(toks[w].text, k))
-            ) and not (self._verb_like(keys, w) or k.endswith(("ون", "ين", "ات"))):
+            elif (self._plain_word(keys, toks, w) or (len(k) == 2 and not _definite(toks[w].text, k))) and not (
+                self._verb_like(keys, w) or k.endswith(("ون", "ين", "ات"))
+            ):
                 e = w + 1  # مضيق هرمز, جبل كليمنجارو, وادي رم
             else:
                 continue
