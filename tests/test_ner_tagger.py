@@ -129,6 +129,7 @@ def _dev_texts() -> list[str]:
         for name in (
             "ner_msa.jsonl",
             "ner_dev.jsonl",
+            "ner_types.jsonl",
             "relations.jsonl",
             "relations_dev.jsonl",
             "relations_dev_more.jsonl",

@@ -91,9 +91,93 @@ NOT_NAME_PARTS = frozenset(
               "العامة", "الجديد", "الجديدة", "الكبير", "الكبرى", "الأعلى", "المركزي", "المركزية", "الرسمي",
               "الرسمية", "الأثري", "الملكي", "الملكية", "الإسلامي", "الإسلامية", "الحكومي", "الحكومية", "الخاص",
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
-              "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي")
+              "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي",
+              "رقم", "عدد")  # a law's number word (المرسوم الرئاسي رقم 21-300), not a name after the title in it
 )  # fmt: skip
 LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
+# heads of natural places whose name follows (نهر الفرات, جبال الأطلس الكبير, مضيق هرمز); the second set only
+# before a listed place (سهل البقاع, not سهل الاستخدام)
+NATURAL_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("نهر", "بحر", "بحيرة", "جبل", "جبال", "صحراء", "وادي", "خليج", "مضيق", "هضبة", "بركان", "كوكب")
+)
+WATER_HEADS_DEFINITE = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("البحر", "المحيط", "النهر", "البحيرة", "الخليج")
+)
+NATURAL_HEADS_LISTED = frozenset(normalize(w, ta_marbuta=True) for w in ("سهل", "شط", "واحة", "منخفض", "حوض"))
+# adjectives that stay in a natural place's name (جبال الأطلس الكبير, النيل الأزرق)
+NATURAL_ADJ = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الكبير", "الكبرى", "الصغير", "الصغرى", "الأعلى", "الأدنى", "الأبيض", "الأسود", "الأحمر", "الأزرق",
+              "الأخضر", "الميت", "المتوسط", "الخالي", "الأوسط")
+)  # fmt: skip
+COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "جنوب", "شرق", "غرب"))
+# product nouns after which a model's name follows (سيارتها الكهربائية أيونيك 9, بمعالج سنابدراغون 8 إيليت),
+# with their possessive forms; من طراز / موديل name the model outright
+_MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
+                "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
+                "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم")  # fmt: skip
+
+
+def _with_possessives(words: Iterable[str]) -> frozenset[str]:
+    """Normalised forms of nouns and of their possessives (سيارة → سيارتها, سيارته; هاتف → هاتفها)."""
+    out: set[str] = set()
+    for w in words:
+        k = normalize(w, ta_marbuta=True)
+        out.add(k)
+        if not k.startswith("ال"):
+            base = k[:-1] + "ت" if k.endswith("ه") else k
+            out.update(base + p for p in ("ها", "ه", "هم", "نا"))
+    return frozenset(out)
+
+
+MODEL_NOUNS = _with_possessives(_MODEL_NOUNS)
+PRODUCT_NOUN_FORMS = _with_possessives(("رواية", "الرواية", "فيلم", "الفيلم", "سفينة", "السفينة", "كتاب", "ألبوم",
+                                        "أغنية", "مسرحية", "تطبيق", "مسلسل", "دواء", "لقاح"))  # fmt: skip
+MODEL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("طراز", "موديل", "الطراز"))
+PRODUCT_CUES = MODEL_NOUNS | MODEL_WORDS | {"نظام"}
+MODEL_SUFFIX = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ألترا", "برو", "ماكس", "بلس", "لايت", "ميني", "إيليت", "فولد", "فليب", "إير", "دريملاينر", "إكس",
+              "غولد", "هايبرد", "سبورت")
+)  # fmt: skip
+# heads that go before an event's own name: بطولة كأس الأمم الأفريقية, سباق جائزة السعودية الكبرى (the gold keeps
+# نهائي outside as often as inside, so it is left out)
+EVENT_PREFIX = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("نهائيات", "بطولة", "البطولة", "سباق", "تصفيات", "التصفيات")
+)
+ELECTION_KINDS = frozenset(normalize(w, ta_marbuta=True) for w in ("البلدية", "المحلية", "الجماعية", "الجهوية"))
+# adjectives of event and law names that do not end in ي/ية
+NAME_ADJ = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الكبرى", "الكبير", "المشتركة", "المشترك", "المفتوحة", "المفتوح", "الطارئة", "الطارئ", "العريقة")
+)
+AGREEMENTS = frozenset(normalize(w, ta_marbuta=True) for w in ("اتفاقية", "الاتفاقية", "معاهدة", "المعاهدة", "اتفاق"))
+CONSTITUTION = frozenset(normalize(w, ta_marbuta=True) for w in ("الدستور", "بالدستور", "للدستور", "والدستور"))
+PRESS = frozenset(normalize(w, ta_marbuta=True) for w in ("صحيفة", "جريدة", "يومية", "بصحيفة", "لصحيفة"))
+# event heads whose own name may be a word no list knows (معرض جيتكس غلوبال, مهرجان موازين)
+NAMED_EVENT_HEADS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("معرض", "مهرجان", "منتدى", "ملتقى", "جائزة", "بجائزة", "طواف", "ماراثون", "مؤتمر")
+)
+RESOLUTION = frozenset(normalize(w, ta_marbuta=True) for w in ("القرار", "قرار"))
+# nouns that name an event after its head though the stop list holds them (عيد الاستقلال, جائزة الحرية)
+EVENT_NOUNS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("الاستقلال", "التحرير", "الجلاء", "العمال", "الحرية", "الشهداء", "المرأة", "الأم", "المعلم", "الوحدة",
+              "النصر", "الثورة", "العرش", "الجيش", "الشجرة")
+)  # fmt: skip
+QUALIFYING = frozenset(normalize(w, ta_marbuta=True) for w in ("المؤهلة", "المؤهل"))
+SEASON_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("موسم",))
+ANNIVERSARY = normalize("الذكرى", ta_marbuta=True)
+LISTED_NAMES = frozenset(("LAW", "EVENT", "PRODUCT"))
+# ل-words that never complete a name: للمرة, للمملكة (of the kingdom), للبلاد
+NOT_COMPLEMENTS = frozenset(normalize(w, ta_marbuta=True) for w in ("للمرة", "للمملكة", "للبلاد", "للدولة"))
+# any word that may open a natural place (one set test skips the rest)
+NATURAL_CUES = NATURAL_HEADS | NATURAL_HEADS_LISTED | WATER_HEADS_DEFINITE | COMPASS_NOUNS | {"سلسله"}
+RANK_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("المركز", "بالمركز", "والمركز", "للمركز"))
+DIGIT_ORDINAL = re.compile(r"^[وبلف]?ال\d+$")  # الـ25, والـ4: an ordinal in digits (tatweel folded away)
 MODEL_CODE = re.compile(r"^(?=.*\d)[A-Za-z0-9]{2,8}$")  # A350, 787, S24
 QUOTE_OPEN = frozenset(("«", '"', "“", "„"))
 QUOTE_CLOSE = frozenset(("»", '"', "”"))
@@ -138,6 +222,7 @@ STATE_FORMS = frozenset(
 )
 CAPITAL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("العاصمة", "عاصمة", "بالعاصمة", "والعاصمة"))
 PLACE_WORDS = GPE_PREFIX | CAPITAL_WORDS
+PLACE_HEADS = PLACE_WORDS | NATURAL_HEADS  # a place's head ends an event's construct chain (زلزال جبال الأطلس)
 SEASONS = frozenset(normalize(w, ta_marbuta=True) for w in ("صيف", "شتاء", "ربيع", "خريف", "الصيف", "الشتاء"))
 APPROX = frozenset(normalize(w) for w in ("نحو", "بنحو", "لنحو", "حوالي", "بحوالي", "قرابة", "زهاء"))
 MORE_LESS = frozenset(normalize(w) for w in ("أكثر", "أقل", "اكثر", "اقل"))
@@ -217,7 +302,8 @@ CONTENT_STOP = frozenset(
               # participles that follow an event's name, never part of it: الألعاب المتوسطية المقررة في …
               "المقرر", "المقررة", "المقام", "المقامة", "المنعقد", "المنعقدة", "المرتقب", "المرتقبة",
               # … and after a law's: مدونة الأسرة الصادرة عام 2004
-              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري")
+              "الصادر", "الصادرة", "المعمول", "النافذ", "الساري", "المحال", "المحالة", "المقدم", "المقدمة",
+              "الموقعة", "الموقع", "المبرمة")
 )  # fmt: skip
 
 
@@ -366,6 +452,7 @@ class Recognizer:
         for ks in self._units:
             self._add(ks, "UNIT", "project")
         self._nisba_bases: set[str] = set()
+        self._water_names: set[str] = set()
         # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
         self._nisba_sources: set[tuple[str, ...]] = {ks for ks, typ in self._iter_gaz() if typ in ("GPE", "LOC")}
         if installed:
@@ -457,7 +544,13 @@ class Recognizer:
                     continue
                 if "منظمة" in label or "مُنَظَّمة" in label:
                     typ = "ORG"
-                elif any(w in label for w in ("بحر", "نهر", "قار", "مُحيط", "محيط")):
+                elif any(w in label for w in ("بحر", "نهر", "مُحيط", "محيط")):
+                    # a sea's or river's bare name (جيمس, الأصفر, مرمرة) is a LOC only after its head (خليج جيمس,
+                    # البحر الأصفر, بحر مرمرة): alone it is as often a person's name or an adjective
+                    self._water_names.add(" ".join(key_seq(name.replace("-", " "))))
+                    self._sizes["pyarabic_water_names"] = len(self._water_names)
+                    continue
+                elif "قار" in label:
                     typ = "LOC"
                 else:
                     typ = "GPE"
@@ -717,6 +810,12 @@ class Recognizer:
         while j < n and count < limit and toks[j].kind == "word":
             if any(s.type == "NORP" for s in spans_at.get(j, [])):
                 break
+            if count == 0 and keys[i - 1] in RANK_WORDS and self._ordinal_at(keys, j):
+                break  # المركز الثالث: a rank, not a centre's name (المجلس العشرين, الدورة الثالثة keep theirs)
+            if typ == "EVENT" and (keys[j] in ELECTION_KINDS or keys[j] in EVENT_NOUNS):
+                j += 1  # الانتخابات البلدية (بلدية is also an organisation's head), عيد الاستقلال, جائزة الحرية
+                count += 1
+                continue
             facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
             if self._content(keys, toks, j, facility=facility) or (
                 typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
@@ -727,13 +826,22 @@ class Recognizer:
             if count == 0 and not inner and typ != "OCC" and not definite:
                 # construct chain: مستشفى رفيديا الحكومي, هيئة تنظيم قطاع الاتصالات
                 e = j
+                place: list[_Span] = []
                 while e < n and e - j < 2 and toks[e].kind == "word" and not keys[e].startswith("ال"):
+                    if (
+                        e > j
+                        and typ == "EVENT"
+                        and keys[e][:1] not in "بلوفك"  # مؤتمر صحفي بدبي: where it is held, not its name
+                        and (place := [o for o in spans_at.get(e, []) if o.type in ("GPE", "LOC")])
+                    ):
+                        break  # دوري أبطال آسيا: the chain ends in a listed place
                     if (
                         keys[e] in self._stop
                         or len(keys[e]) <= 2
                         or self._trigger_at(keys, e)
                         or keys[e].startswith(("لل", "بال", "وال", "فال", "كال"))
                         or (e > j and keys[e][:1] in "بلوفك")  # مرصد أوكايمدن بجبال الأطلس: a phrase after it
+                        or self._heads(keys[e]) & PLACE_HEADS  # زلزال جبال الأطلس: a place
                     ):
                         break
                     e += 1
@@ -741,6 +849,9 @@ class Recognizer:
                     j = e + 1
                     count += 1
                     continue
+                if place:
+                    j = max(o.j for o in place)
+                    break
             break
         if (
             typ == "ORG"
@@ -769,6 +880,20 @@ class Recognizer:
                 j += 2  # معبر كرم أبو سالم
             elif any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
                 j += 1  # حلبة كورنيش جدة: the name holds its city
+        if (
+            typ == "EVENT"
+            and j == i
+            and not inner
+            and not definite
+            and j < n
+            and keys[i - 1] in NAMED_EVENT_HEADS
+            and not self._verb_like(keys, j)
+            and self._bare_name(keys, toks, j)
+            and keys[j][:1] not in "بلفك"  # معرض للإصابة: a phrase, not a name
+        ):
+            j += 1  # معرض جيتكس غلوبال, مهرجان موازين: an event's own name no list knows
+            if j < n and self._bare_name(keys, toks, j) and not self._verb_like(keys, j):
+                j += 1
         if typ == "OCC" and j + 1 < n and keys[j] == "كره" and keys[j + 1] in BALL_GAMES:
             j += 2  # لاعب كرة القدم الجزائري
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
@@ -784,7 +909,7 @@ class Recognizer:
             # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية; a head of two words names already (بطولة العالم للسباحة)
             while j < n and toks[j].kind == "word":
                 k = keys[j]
-                if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in ("للمره",):
+                if k.startswith("لل") and len(k) >= 4 and k[2:] not in CONTENT_STOP and k not in NOT_COMPLEMENTS:
                     j += 1
                 elif (
                     k.startswith("ل")
@@ -794,13 +919,38 @@ class Recognizer:
                     and keys[j + 1] in BALL_GAMES
                 ):
                     j += 2
-                elif k.startswith("وال") and len(k) > 4 and j > i and keys[j - 1].startswith(("لل", "ال")):
+                elif (
+                    typ == "LAW"
+                    and k.startswith("ل")
+                    and not k.startswith("لل")
+                    and j + 1 < n
+                    and self._head_type(keys, j) == "LAW"
+                    and self._content(keys, toks, j + 1)
+                ):
+                    j += 2  # اتفاقية الأمم المتحدة لقانون البحار
+                elif (
+                    typ in ("EVENT", "ORG")
+                    and k.startswith("لا")  # لألعاب القوى: ل on a word with hamza, then its definite complement
+                    and len(k) > 4
+                    and j + 1 < n
+                    and self._head_type(keys, j) in (None, "EVENT")
+                    and self._content(keys, toks, j + 1)
+                ):
+                    j += 2
+                elif (
+                    k.startswith("وال")
+                    and len(k) > 4
+                    and j > i
+                    and keys[j - 1].startswith(("لل", "ال"))
+                    and self._head_type(keys, j) is None  # ميثاق الأمم المتحدة والقرار 242: a second name
+                ):
                     j += 1
                 elif (
                     k.startswith("ال")
                     and j > i
                     and keys[j - 1].startswith(("لل", "وال"))
                     and self._content(keys, toks, j)
+                    and self._head_type(keys, j) is None  # الاتحاد الدولي للاتصالات القمة العالمية: a new name
                 ):  # للبيانات والذكاء الاصطناعي
                     j += 1
                 else:
@@ -809,6 +959,13 @@ class Recognizer:
             j += 1  # نظام الأحوال الشخصية الجديد
         if typ == "LAW" and j + 1 < n and keys[j] in LAW_NUMBER and toks[j + 1].kind == "number":
             j += 2  # قرار مجلس الأمن رقم 2334, … رقم 24 لسنة 2023, المرسوم عدد 54
+            while (
+                j + 1 < n
+                and toks[j].text in ("-", ".", "/")
+                and toks[j + 1].kind == "number"
+                and toks[j - 1].end == toks[j].start == toks[j + 1].start - 1
+            ):
+                j += 2  # المرسوم الرئاسي رقم 24-125, القانون رقم 03.23
         if j < n and typ in ("EVENT", "LAW") and j > i:
             if toks[j].kind == "number":
                 j += 1
@@ -821,6 +978,17 @@ class Recognizer:
         if typ == "OCC" and j < n and keys[j] in FORMER:
             j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
+
+    def _head_type(self, keys: list[str], j: int) -> str | None:
+        """The type of the head word at token j, with or without its article (والقرار, القمة): None for none."""
+        tr = self._trigger_at(keys, j)
+        if tr is not None:
+            return tr[1]
+        for stem, _p in self._stems(keys[j]):
+            for rest, typ in self._triggers.get(_strip_article(stem), ()):
+                if not rest:
+                    return typ
+        return None
 
     def _trigger_at(self, keys: list[str], i: int) -> tuple[int, str] | None:
         for stem, _p in self._stems(keys[i]):
@@ -863,6 +1031,7 @@ class Recognizer:
         # layer 1: gazetteer, names, nisba, months, numbers
         i = 0
         inside_listed = 0
+        inside_kind = ""
         base_at: dict[int, list[_Span]] = {}
         while i < n:
             if claimed[i] or toks[i].kind != "word":
@@ -901,7 +1070,12 @@ class Recognizer:
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
                 continue
-            if g is not None and inside_listed > i and g[1] not in ("GPE", "PERS"):
+            if (
+                g is not None
+                and inside_listed > i
+                and g[1] not in ("GPE", "PERS", "NORP")
+                and not (g[1] == "LOC" and inside_kind in ("EVENT", "LAW", "LOC"))  # كأس آسيا ⊃ LOC
+            ):
                 g = None
             if g is not None:
                 end, typ = g
@@ -918,7 +1092,9 @@ class Recognizer:
                 if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in self._stems(keys[i - 1])):
                     start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
                 base_at.setdefault(start, []).append(add(typ, start, end, 1))
-                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR") and end > i + 1:
+                if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR", "LOC") and end > i + 1:
+                    if end > inside_listed:
+                        inside_kind = typ
                     inside_listed = max(inside_listed, end)
                     i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
                 else:
@@ -1048,7 +1224,7 @@ class Recognizer:
                 add("CARDINAL", i, j, 2)
                 i = j
                 continue
-            o = self._ordinal_at(keys, i)
+            o = i + 1 if DIGIT_ORDINAL.match(k) else self._ordinal_at(keys, i)
             if o:
                 add("ORDINAL", i, o, 2)
                 i = o
@@ -1127,6 +1303,12 @@ class Recognizer:
                     i += 1  # after فان/فون a head word is a name's part: كاسبار فان دير بيرغ
                     continue
                 head_end, typ = tr
+                if any(o.rank == 1 and o.j - o.i >= 2 and o.type in LISTED_NAMES for o in base_at.get(i, [])):
+                    i += 1  # مجلة الشغل is a listed law, not a magazine (ORG head) with a complement
+                    continue
+                if typ == "LAW" and head_end < n and keys[head_end] == "التشغيل":
+                    i += 1  # نظام التشغيل: an operating system (a product), not a law
+                    continue
                 # ألعاب reads as definite once alef is folded: the article is ال written without hamza
                 definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
                     "وفبك"
@@ -1138,7 +1320,29 @@ class Recognizer:
                     continue
                 if typ == "OCC":
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))
+                elif (
+                    typ == "LAW"
+                    and head_end == i + 1
+                    and keys[i] in CONSTITUTION
+                    and (i == 0 or keys[i - 1] not in PRESS)
+                ):
+                    base_at.setdefault(i, []).append(add(typ, i, head_end, 0))  # المكفولة في الدستور
                 i += 1
+        # a resolution by its number alone: والقرار 242, القرار 2334
+        for q in range(n - 1):
+            if not claimed[q] and toks[q + 1].kind == "number" and self._heads(keys[q]) & RESOLUTION:
+                if not any(s.i <= q < s.j for s in spans if s.type == "LAW"):
+                    base_at.setdefault(q, []).append(add("LAW", q, q + 2, 0))
+        # an event's or law's head read as a name (بعيد الاستقلال: ب + عيد) is the head, not a person
+        built = {s.i: s.j for s in spans if s.type in ("EVENT", "LAW") and s.rank == 0 and s.j - s.i >= 2}
+        if built:
+
+            def head_name(o: _Span) -> bool:  # بعيد الاستقلال, عيد التحرير: a name from the head on, inside the event
+                return o.type == "PERS" and o.i in built and o.j <= built[o.i]
+
+            spans[:] = [s for s in spans if not head_name(s)]
+            for x in built:
+                base_at[x] = [s for s in base_at.get(x, []) if not head_name(s)]
         # a body of an organisation: an ORG head right before an organisation's name (مجلس نقابة المحامين), a
         # definite body followed by its party with ل (اللجنة المركزية لحركة فتح, المكتب السياسي لحركة حماس)
         orgs = sorted((s for s in spans if s.type == "ORG"), key=lambda s: (s.i, -s.j))
@@ -1166,6 +1370,14 @@ class Recognizer:
             if q > 1 and keys[q - 1] in ("التابعه", "الناشئه"):
                 before |= {st for st, _p in self._stems(keys[q - 2])}
             typ = "PRODUCT" if before & PRODUCT_HEADS else "ORG" if before & COMPANY_HEADS else ""
+            back = q - 1
+            while not typ and back > 0 and q - back < 3 and toks[back].kind == "word" and keys[back].startswith("ال"):
+                back -= 1  # a product noun, its possessive or its complement and nisba before the quote: روايتها
+                # «سيدات القمر», الفيلم السوداني «وداعا جوليا», سفينة الأبحاث الألمانية «ميتيور»
+                if self._heads(keys[back]) & PRODUCT_NOUN_FORMS:
+                    typ = "PRODUCT"
+            if not typ and self._heads(keys[q - 1]) & PRODUCT_NOUN_FORMS:
+                typ = "PRODUCT"
             if typ:
                 e = q + 1
                 while e < n and e - q <= 7 and toks[e].text not in QUOTE_CLOSE:
@@ -1199,6 +1411,9 @@ class Recognizer:
                 o.type == "GPE" and o.j == sp.j + 1 for o in base_at.get(sp.j, [])
             ):  # a model named after a place: هيونداي توسان
                 add("PRODUCT", sp.i, sp.j + 1, 0)
+        heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
+        self._models(keys, toks, heads_of, spans, base_at)
+        self._event_and_law_names(keys, toks, heads_of, spans, base_at)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1211,7 +1426,6 @@ class Recognizer:
             host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
             if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين"):
                 sp.j = max(o.j for o in host)
-        heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
         for q in range(n - 1):
             race, war = heads_of[q] & RACE_HEADS, heads_of[q] & WAR_HEADS
             if not (race or war) or toks[q].kind != "word":
@@ -1224,6 +1438,7 @@ class Recognizer:
                 add("EVENT", q, e, 0)
             elif war and (dated := [o for o in nxt if o.type == "DATE"]):
                 add("EVENT", q, max(o.j for o in dated), 0)
+        self._natural_places(keys, toks, heads_of, spans, base_at)
         # places: a region named by its cities (جهة طنجة تطوان الحسيمة), a town no list knows after مدينة or
         # بلدة (مدينة آرل), a capital after العاصمة and a nisba (العاصمة السنغالية دكار), a state by its form and
         # nisba (المملكة المغربية)
@@ -1377,7 +1592,266 @@ class Recognizer:
             if e < n and keys[e] in REGNAL and j in regnal_after:
                 e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
+        # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
+        # (جبال الأطلس المغربية ⊃ NORP)
+        places = [s for s in spans if s.type == "LOC" and s.j - s.i >= 2]
+        if places:
+            spans[:] = [
+                o
+                for o in spans
+                if not (
+                    o.type in ("GPE", "PERS", "LOC", "FAC")
+                    and any(p.i <= o.i and o.j <= p.j and o.j - o.i < p.j - p.i for p in places)
+                )
+            ]
         return spans
+
+    def _product_cue(self, keys: list[str], q: int) -> tuple[int, bool, bool]:
+        """A product cue at token q: (end of the cue, whether it belongs to the product's name, whether it is a
+        strong cue); end 0 when none. من طراز is strong; نظام التشغيل and لقاح belong to the name (NER.md)."""
+        heads = self._heads(keys[q])
+        if keys[q] in MODEL_WORDS:
+            return q + 1, False, True
+        if "نظام" in heads and q + 1 < len(keys) and keys[q + 1] == "التشغيل":
+            return q + 2, True, False
+        if heads & MODEL_NOUNS:
+            return q + 1, bool(heads & {"لقاح"}), False
+        return 0, False, False
+
+    def _model_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word of a model's name no list knows (أيونيك, أكنجي, زد فولد): not definite, no function word, head,
+        place, nisba or verb; two letters count (زد)."""
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and len(k) >= 2
+            and not k.startswith(("ال", "و"))
+            and ((len(k) == 2 and k not in self._stop) or self._plain_word(keys, toks, j))
+            and not self._verb_like(keys, j)
+        )
+
+    def _models(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
+    ) -> None:
+        """Products by cue and model (NER.md): after من طراز, a product noun (its possessive, up to two definite
+        words of its own: سيارتها الكهربائية أيونيك 9, هاتفها القابل للطي غالاكسي زد فولد 6), a maker (ORG inside),
+        a listed line, words no list knows, a model number (787-9) and model words (ألترا, برو)."""
+        n = len(keys)
+        products = [s for s in spans if s.type == "PRODUCT"]
+        for q in range(n - 1):
+            if not heads_of[q] & PRODUCT_CUES or toks[q].kind != "word":
+                continue  # one set test for most words
+            a, joins, strong = self._product_cue(keys, q)
+            if not a:
+                continue
+            skipped = 0
+            while a < n and skipped < 2 and toks[a].kind == "word" and keys[a].startswith("ال"):
+                if keys[a] in CONTENT_STOP or self._trigger_at(keys, a) or any(o.i == a for o in products):
+                    break
+                if keys[a] == "القابل" and a + 1 < n and keys[a + 1].startswith("لل"):
+                    a += 1  # القابل للطي
+                a += 1
+                skipped += 1
+            b = a
+            maker = [o for o in base_at.get(b, []) if o.type == "ORG"]
+            if maker:
+                b = max(o.j for o in maker)
+            line = [o for o in products if o.i == b]
+            if line:
+                b = max(o.j for o in line)
+            words = 0
+            numbered_line = bool(line) and toks[b - 1].kind == "number"  # بوينغ 737 ماكس: only model words follow
+            while b < n and words < 3 and not numbered_line and self._model_word(keys, toks, b):
+                if (
+                    keys[b][:1] in "بلفك"
+                    and len(keys[b]) > 2
+                    and keys[b] not in MODEL_SUFFIX
+                    and not (b == a and (strong or joins))
+                ):
+                    break  # a phrase, not a name: سايبرترك بسبب خلل, هاتفها الجديد بسعر 300 دولار
+                b += 1
+                words += 1
+            numbered = False
+            while b < n:
+                if toks[b].kind == "number" or MODEL_CODE.match(toks[b].text):
+                    if any(o.type in ("CURR", "UNIT") for o in base_at.get(b + 1, [])):
+                        break  # 300 دولار is a price, not a model number
+                    b += 1
+                    numbered = True
+                elif (
+                    b + 1 < n
+                    and toks[b].text == "-"
+                    and toks[b - 1].kind == "number"
+                    and toks[b + 1].kind == "number"
+                    and toks[b - 1].end == toks[b].start == toks[b + 1].start - 1
+                ):
+                    b += 2  # بوينغ 787-9, بوينغ 737-800
+                else:
+                    break
+            if numbered or words or line:
+                while b < n and keys[b] in MODEL_SUFFIX:
+                    b += 1
+            named = bool(maker or line or words)
+            if not named or not (strong or joins or numbered or (maker and words) or (line and b > line[0].j)):
+                continue
+            # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
+            lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
+            spans.append(_Span("PRODUCT", q if joins or lined else a, b, 0))
+
+    def _name_adjective(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A definite adjective that goes on an event's or law's name (المشتركة, المتوسطي, الكبرى): a listed one
+        or one in ي/ية that is no function word, head, date word or ordinal."""
+        k = keys[j]
+        if toks[j].kind != "word" or not k.startswith("ال"):
+            return False
+        if k in NAME_ADJ:
+            return True
+        return (
+            k.endswith(("ي", "يه"))
+            and len(k) > 5
+            and k not in CONTENT_STOP
+            and k not in self._stop
+            and k not in RELATIVE_DATE
+            and self._trigger_at(keys, j) is None
+            and not self._ordinal_at(keys, j)
+        )
+
+    def _event_and_law_names(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
+    ) -> None:
+        """What goes on an event's or law's name past its head's complement (NER.md): up to two adjectives
+        (القمة العربية الإسلامية المشتركة, اتفاقية التجارة الحرة العربية الكبرى); for a law, the states of an
+        agreement (بين الإمارات والهند) and its subject after بشأن (… بشأن تغير المناخ); a head before an event
+        (بطولة كأس الأمم الأفريقية, سباق جائزة السعودية الكبرى للفورمولا 1). What a law is about after المتعلق ب
+        stays outside it (القانون رقم 43.22 المتعلق بالعقوبات البديلة), as the gold has it."""
+        n = len(keys)
+        named = [s for s in spans if s.type in ("EVENT", "LAW")]
+        for sp in named:
+            e = sp.j
+            while e < n and e - sp.j < 2 and self._name_adjective(keys, toks, e):
+                e += 1
+            if sp.type == "LAW" and e + 2 < n:
+                head = self._heads(keys[sp.i])
+                if keys[e] == "بين" and keys[e + 2][:1] == "و":
+                    first = [o for o in base_at.get(e + 1, []) if o.type == "GPE"]
+                    second = [o for o in base_at.get(e + 2, []) if o.type == "GPE"] if first else []
+                    if first and second and max(o.j for o in first) == e + 2:
+                        e = max(o.j for o in second)
+                elif keys[e] == "بشان" and head & AGREEMENTS:
+                    f = e + 1
+                    while f < n and f - e <= 3 and toks[f].kind == "word" and keys[f] not in self._stop:
+                        if keys[f] in CONTENT_STOP or (f > e + 1 and keys[f][:1] in "وبلف"):  # a noun: تغير المناخ
+                            break
+                        f += 1
+                    if f > e + 1:
+                        e = f
+            if sp.type == "EVENT" and e > sp.j:
+                while e < n and keys[e].startswith("لل") and len(keys[e]) > 4 and self._trigger_at(keys, e) is None:
+                    e += 1  # سباق جائزة السعودية الكبرى للفورمولا 1
+                    if e < n and toks[e].kind == "number" and keys[e - 1].startswith("لل"):
+                        e += 1
+            sp.j = e
+        for sp in [s for s in named if s.type == "EVENT" and s.i > 0]:
+            p = sp.i - 1
+            if toks[p].kind == "word" and heads_of[p] & EVENT_PREFIX:
+                spans.append(_Span("EVENT", p, sp.j, 0))
+        events = {s.i: s for s in spans if s.type == "EVENT"}
+        for sp in [s for s in named if s.type == "EVENT"]:
+            nxt = events.get(sp.j + 1)
+            if nxt and keys[sp.j] in QUALIFYING and keys[sp.j + 1].startswith("ل"):
+                spans.append(_Span("EVENT", sp.i, nxt.j, 0))  # التصفيات الآسيوية المؤهلة لكأس العالم
+        for q in range(n - 1):
+            # a season named by its city (موسم الرياض); a feast's name with ل after an anniversary (الذكرى
+            # الثانية والستين للاستقلال)
+            if heads_of[q] & SEASON_HEADS and (city := [o for o in base_at.get(q + 1, []) if o.type == "GPE"]):
+                spans.append(_Span("EVENT", q, max(o.j for o in city), 0))
+            elif (
+                keys[q + 1].startswith("لل")
+                and "ال" + keys[q + 1][2:] in EVENT_NOUNS
+                and any(ANNIVERSARY in self._heads(k) for k in keys[max(0, q - 3) : q + 1])
+            ):
+                spans.append(_Span("EVENT", q + 1, q + 2, 0))
+
+    def _natural_places(
+        self,
+        keys: list[str],
+        toks: list[Token],
+        heads_of: list[frozenset[str]],
+        spans: list[_Span],
+        base_at: dict[int, list[_Span]],
+    ) -> None:
+        """Natural places by their head and name, one LOC each (NER.md): a head such as نهر, جبل, مضيق, صحراء and a
+        listed place, a definite name (جبال الأطلس) or an unlisted word (مضيق هرمز), then up to two adjectives of
+        the name or a nisba (صحراء الربع الخالي, جبال الأطلس المغربية); a compass word before a listed region
+        (جنوب شرق آسيا, غرب أفريقيا)."""
+        n = len(keys)
+        for q in range(n - 1):
+            heads = heads_of[q]
+            if not heads & NATURAL_CUES or toks[q].kind != "word":
+                continue  # one set test for most words
+            if heads & COMPASS_NOUNS:
+                w = q + 2 if heads_of[q + 1] & COMPASS_NOUNS and q + 2 < n else q + 1
+                region = [o for o in base_at.get(w, []) if o.type == "LOC"]
+                if (
+                    region
+                    and not keys[q].startswith("ال")
+                    and not keys[w].endswith("ي")  # حلف شمال الأطلسي: an adjective, not the region
+                    and not any(o.type == "GPE" for o in base_at.get(q, []))
+                ):
+                    spans.append(_Span("LOC", q, max(o.j for o in region), 0))
+                continue
+            listed_only = bool(heads & NATURAL_HEADS_LISTED)
+            w = q + 1
+            if heads & WATER_HEADS_DEFINITE:
+                water = next((x for x in (2, 1) if w + x <= n and " ".join(keys[w : w + x]) in self._water_names), 0)
+                if water:
+                    spans.append(_Span("LOC", q, w + water, 0))  # البحر الأصفر, المحيط الهادي
+                continue
+            if not (heads & NATURAL_HEADS or listed_only):
+                if not (heads_of[w] & {"جبال"} and w + 1 < n):
+                    continue
+                w += 1  # سلسلة جبال الأطلس
+            named = [o for o in base_at.get(w, []) if o.type in ("GPE", "LOC", "PERS", "FAC")]
+            k = keys[w]
+            water = next((x for x in (2, 1) if w + x <= n and " ".join(keys[w : w + x]) in self._water_names), 0)
+            if water and not named:
+                e = w + water  # خليج جيمس, بحر مرمرة: a sea's name the installed list knows only with its head
+            elif named:
+                # a person's name ends at its first word here (بجبل موسى بطول 12 كيلومترا)
+                e = w + 1 if all(o.type == "PERS" for o in named) else max(o.j for o in named if o.type != "PERS")
+            elif listed_only or toks[w].kind != "word" or k in self._stop or len(k) < 2:
+                continue
+            elif _definite(toks[w].text, k):
+                if k in CONTENT_STOP or self._trigger_at(keys, w) or self._verb_like(keys, w) or self._nisba(k):
+                    continue
+                e = w + 1  # جبال الأطلس, صحراء الربع الخالي
+            elif (self._plain_word(keys, toks, w) or (len(k) == 2 and not _definite(toks[w].text, k))) and not (
+                self._verb_like(keys, w) or k.endswith(("ون", "ين", "ات"))
+            ):
+                e = w + 1  # مضيق هرمز, جبل كليمنجارو, وادي رم
+            else:
+                continue
+            while e < n and e - w < 3 and toks[e].kind == "word":
+                a = keys[e]
+                if a in NATURAL_ADJ or (
+                    a.startswith("ال") and a.endswith("ي") and a not in CONTENT_STOP and a not in self._stop
+                ):
+                    e += 1
+                elif any(o.type == "NORP" for o in base_at.get(e, [])):
+                    e = max(o.j for o in base_at[e] if o.type == "NORP")  # … المغربية: a NORP inside the place
+                else:
+                    break
+            spans.append(_Span("LOC", q, e, 0))
 
     def _foreign_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted word that may be a transliterated name: a plain word, or one ending in ا (غارسيا, سوينكا)
@@ -1470,9 +1944,14 @@ class Recognizer:
         # quarters and centuries: الربع الثالث, القرن السادس الميلادي
         for st, _p in self._stems(k):
             if st in ("الربع", "القرن") and i + 1 < n and (o := self._ordinal_at(keys, i + 1)):
-                if o < n and keys[o] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
-                    o += 1
-                return o, None
+                e = o
+                if e < n and keys[e] in ("الميلادي", "الهجري", "للميلاد", "قبل"):
+                    e += 1
+                elif e + 1 < n and keys[e] == "من" and keys[e + 1] in ("العام", "السنه"):
+                    e += 2  # الربع الأول من العام (الجاري)
+                    if e < n and keys[e] in RELATIVE_DATE:
+                        e += 1
+                return e, (i + 1, o)  # the ordinal stays an ORDINAL inside the date (NER.md)
         inner: tuple[int, int] | None = None
         j = i
         day = False
