@@ -636,3 +636,23 @@ def test_a_spouse_noun_after_with_is_marriage_not_a_meeting() -> None:
     text = "عقد اللاعب سامي نصر قرانه على الممثلة رنا خوري في بيروت."
     ents = [ent(text, "سامي نصر", "PERS"), ent(text, "رنا خوري", "PERS"), ent(text, "بيروت", "GPE")]
     assert ("spouse", "سامي نصر", "رنا خوري") in patterns_triples(text, ents)
+
+
+_STEMS = st.text(alphabet="سيتنامحد", min_size=1, max_size=5)
+# a word as the extractor sees one: clitics, a future prefix, a stem
+_WORDS = st.builds(
+    lambda c, f, stem: c + f + stem,
+    st.sampled_from(["", "و", "ف", "ب", "ل", "ال", "وال", "بال", "لل"]),
+    st.sampled_from(["", "س", "ست", "سي"]),
+    _STEMS,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=6), st.one_of(_STEMS, _WORDS))
+def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want: str) -> None:
+    # the extractor skips a trigger whose first word no form of the sentence holds: the forms must agree with
+    # _word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
+    from tahqiq.analysis.relations import _match_forms, _occurs, _word_matches
+
+    assert _occurs(want, _match_forms(words)) == any(_word_matches(w, want) for w in words)
