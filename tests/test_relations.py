@@ -656,3 +656,17 @@ def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want:
     from tahqiq.analysis.relations import _match_forms, _occurs, _word_matches
 
     assert _occurs(want, _match_forms(words)) == any(_word_matches(w, want) for w in words)
+
+
+def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:
+    text = "هبطت طائرة الوزير سامي نصر في مطار الملكة علياء الدولي بعمان."
+    ents = [
+        ent(text, "سامي نصر", "PERS"),
+        ent(text, "مطار الملكة علياء الدولي", "FAC"),
+        ent(text, "بعمان", "GPE"),
+    ]
+    assert ("visits", "سامي نصر", "بعمان") in patterns_triples(text, ents)
+    text = "أبصر الشاعر سامي نصر النور في حلب عام 1950."
+    ents = [ent(text, "سامي نصر", "PERS"), ent(text, "حلب", "GPE"), ent(text, "عام 1950", "DATE")]
+    got = patterns_triples(text, ents)
+    assert ("birth_place", "سامي نصر", "حلب") in got and ("birth_date", "سامي نصر", "عام 1950") in got
