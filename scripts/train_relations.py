@@ -41,8 +41,8 @@ SETS = ("relations.jsonl", "relations_dev.jsonl", "relations_dev_more.jsonl")
 SETTINGS: dict[str, Any] = {
     "l2": 1e-3,
     "iterations": 300,
-    "min_count": 2,
-    "threshold": 0.7,
+    "min_count": 1,
+    "threshold": 0.6,
     "residual": False,
     "partial": True,
 }

@@ -31,7 +31,11 @@ F1_HELD_OUT = 0.71
 F1_SYSTEM_ENTITIES = 0.59
 F1_SYSTEM_ENTITIES_HELD_OUT = 0.57
 F1_DEV_MORE = 0.92
-F1_DEV_MORE_SYSTEM_ENTITIES = 0.77
+F1_DEV_MORE_SYSTEM_ENTITIES = 0.80
+# ids 242-341 of relations_dev_more, news at large written for issue 5 (annotated before the system was run on them:
+# 0.75 with gold entities, 0.54 end to end; after the fixes they led to 0.79 and 0.66, the NER layer fit on them)
+F1_DEV_NEWS = 0.75
+F1_DEV_NEWS_SYSTEM_ENTITIES = 0.62
 
 
 def ent(text: str, frag: str, type_: str, nth: int = 0) -> dict[str, object]:
@@ -208,9 +212,13 @@ def test_report_with_the_system_entities() -> None:
 
 
 def test_report_on_the_written_development_set() -> None:
-    report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev_more.jsonl"))
-    assert report["n"] >= 30
+    rows = read_gold(GOLD / "relations_dev_more.jsonl")
+    report = relations_report(EXTRACTOR, [r for r in rows if r["id"] <= 241])
+    assert report["n"] == 241
     assert report["micro"]["f1"] >= F1_DEV_MORE, report["micro"]
+    news = relations_report(EXTRACTOR, [r for r in rows if r["id"] >= 242])
+    assert news["n"] == 100
+    assert news["micro"]["f1"] >= F1_DEV_NEWS, news["micro"]
 
 
 def test_calibration_is_up_to_date() -> None:
@@ -535,15 +543,130 @@ def test_a_title_before_a_name_is_not_the_previous_persons() -> None:
 
 
 def test_report_on_the_written_development_set_with_the_system_entities() -> None:
-    # end to end on the written development set (every relation of its sentences annotated): 0.81 (0.64 before
-    # the issue-5 patterns; ids 146-161, written last and never tuned on, 0.83)
+    # end to end on the written development set (every relation of its sentences annotated): ids 1-241 0.83 (0.64
+    # before the issue-5 patterns; ids 146-161, written last and never tuned on, 0.83), ids 242-341 0.66
     from tahqiq.analysis.ner import Recognizer
 
-    report = relations_report(EXTRACTOR, read_gold(GOLD / "relations_dev_more.jsonl"), recognize=Recognizer().recognize)
+    rows = read_gold(GOLD / "relations_dev_more.jsonl")
+    recognize = Recognizer().recognize
+    report = relations_report(EXTRACTOR, [r for r in rows if r["id"] <= 241], recognize=recognize)
     assert report["micro"]["f1"] >= F1_DEV_MORE_SYSTEM_ENTITIES, report["micro"]
+    news = relations_report(EXTRACTOR, [r for r in rows if r["id"] >= 242], recognize=recognize)
+    assert news["micro"]["f1"] >= F1_DEV_NEWS_SYSTEM_ENTITIES, news["micro"]
 
 
 def test_language_of_after_a_verb_of_speaking() -> None:
     text = "يتكلم معظم سكان السنغال الفرنسية."
     ents = [ent(text, "السنغال", "GPE"), ent(text, "الفرنسية", "LANGUAGE")]
     assert ("language_of", "الفرنسية", "السنغال") in triples(text, ents)
+
+
+def patterns_triples(text: str, ents: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    """The patterns' relations alone (the classifier could add a relation a pattern misses)."""
+    extractor = RelationExtractor(classifier=None)
+    return {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in extractor.extract(text, ents)}
+
+
+# news at large (relations_dev_more ids 242-341): verbs and nouns of the predicates that the patterns did not know
+def test_news_triggers_for_leading_dying_living_and_visiting() -> None:
+    text = "يقود اللواء سمير الحسن قيادة الشرطة العراقية منذ عام 2022."
+    ents = [ent(text, "سمير الحسن", "PERS"), ent(text, "قيادة الشرطة العراقية", "ORG"), ent(text, "عام 2022", "DATE")]
+    assert ("head_of", "سمير الحسن", "قيادة الشرطة العراقية") in patterns_triples(text, ents)
+    text = "وافت المنية الشاعر سامي العلي في مدينة حلب أمس."
+    ents = [ent(text, "سامي العلي", "PERS"), ent(text, "مدينة حلب", "GPE")]
+    assert ("death_place", "سامي العلي", "مدينة حلب") in patterns_triples(text, ents)
+    text = "استقر الرسام كريم الجبوري في مدينة ليون بعد سنوات من التنقل."
+    ents = [ent(text, "كريم الجبوري", "PERS"), ent(text, "مدينة ليون", "GPE")]
+    assert ("residence", "كريم الجبوري", "مدينة ليون") in patterns_triples(text, ents)
+    text = "وصل الوزير فادي نصر قادما من الدوحة في جولة إقليمية."
+    ents = [ent(text, "فادي نصر", "PERS"), ent(text, "الدوحة", "GPE")]
+    assert ("visits", "فادي نصر", "الدوحة") in patterns_triples(text, ents)
+    text = "وخلال زيارته إلى تونس التقى الوزير فادي نصر رئيس الحكومة."
+    ents = [ent(text, "تونس", "GPE"), ent(text, "فادي نصر", "PERS")]
+    assert ("visits", "فادي نصر", "تونس") in patterns_triples(text, ents)
+
+
+def test_news_triggers_for_companies_and_their_seats() -> None:
+    text = "تعد شركة النور ذراع الطاقة لمجموعة الفجر القابضة."
+    ents = [ent(text, "شركة النور", "ORG"), ent(text, "لمجموعة الفجر القابضة", "ORG")]
+    assert ("subsidiary_of", "شركة النور", "لمجموعة الفجر القابضة") in patterns_triples(text, ents)
+    text = "أعلن نادي الشباب، المملوك لشركة الريان، ضم لاعب جديد."
+    ents = [ent(text, "نادي الشباب", "ORG"), ent(text, "لشركة الريان", "ORG")]
+    assert ("owns", "لشركة الريان", "نادي الشباب") in patterns_triples(text, ents)
+    # a possessive seat reaches past a nearer country to the first organisation
+    text = "أعلنت شركة الواحة للنفط في ليبيا، ومقرها بنغازي، زيادة الإنتاج."
+    ents = [ent(text, "شركة الواحة للنفط", "ORG"), ent(text, "ليبيا", "GPE"), ent(text, "بنغازي", "GPE")]
+    got = patterns_triples(text, ents)
+    assert ("headquarters", "شركة الواحة للنفط", "بنغازي") in got
+    assert ("headquarters", "شركة الواحة للنفط", "ليبيا") not in got
+    # a person managing an organisation heads it; an organisation managing one owns it
+    text = "جمعية الأمل الخيرية تديرها السيدة هدى الخطيب منذ سنوات."
+    ents = [ent(text, "جمعية الأمل الخيرية", "ORG"), ent(text, "هدى الخطيب", "PERS")]
+    got = patterns_triples(text, ents)
+    assert ("head_of", "هدى الخطيب", "جمعية الأمل الخيرية") in got
+    assert ("owns", "هدى الخطيب", "جمعية الأمل الخيرية") not in got
+
+
+def test_news_triggers_for_talks_borders_and_titles_holding_a_body() -> None:
+    text = "تباحث الرئيس سامي عادل مع المستشار الألماني فريدريش ميرتس في برلين."
+    ents = [ent(text, "سامي عادل", "PERS"), ent(text, "فريدريش ميرتس", "PERS"), ent(text, "برلين", "GPE")]
+    assert ("meets", "سامي عادل", "فريدريش ميرتس") in patterns_triples(text, ents)
+    text = "يمتد الشريط الحدودي بين الأردن والعراق في الصحراء."
+    ents = [ent(text, "الأردن", "GPE"), ent(text, "والعراق", "GPE")]
+    assert ("borders", "الأردن", "والعراق") in patterns_triples(text, ents)
+    text = "قال زعيم حزب الوسط سالم بكر إن الحزب سيشارك."
+    ents = [ent(text, "زعيم حزب الوسط", "OCC"), ent(text, "حزب الوسط", "ORG"), ent(text, "سالم بكر", "PERS")]
+    assert ("head_of", "سالم بكر", "حزب الوسط") in patterns_triples(text, ents)
+    text = "أكدت سفيرة الاتحاد الأوروبي ماريا لوبيز دعم الإصلاحات."
+    ents = [
+        ent(text, "سفيرة الاتحاد الأوروبي", "OCC"),
+        ent(text, "الاتحاد الأوروبي", "ORG"),
+        ent(text, "ماريا لوبيز", "PERS"),
+    ]
+    assert ("employee_of", "ماريا لوبيز", "الاتحاد الأوروبي") in patterns_triples(text, ents)
+
+
+def test_a_spouse_noun_after_with_is_marriage_not_a_meeting() -> None:
+    # the spouse nouns' pooled measured precision (0.8) is their prior: مع زوجها beats the bare preposition مع
+    text = "تعيش الكاتبة ليلى سعيد في باريس مع زوجها الرسام كمال حداد منذ سنوات."
+    ents = [ent(text, "ليلى سعيد", "PERS"), ent(text, "باريس", "GPE"), ent(text, "كمال حداد", "PERS")]
+    got = patterns_triples(text, ents)
+    assert ("spouse", "ليلى سعيد", "كمال حداد") in got
+    assert ("meets", "ليلى سعيد", "كمال حداد") not in got
+    text = "عقد اللاعب سامي نصر قرانه على الممثلة رنا خوري في بيروت."
+    ents = [ent(text, "سامي نصر", "PERS"), ent(text, "رنا خوري", "PERS"), ent(text, "بيروت", "GPE")]
+    assert ("spouse", "سامي نصر", "رنا خوري") in patterns_triples(text, ents)
+
+
+_STEMS = st.text(alphabet="سيتنامحد", min_size=1, max_size=5)
+# a word as the extractor sees one: clitics, a future prefix, a stem
+_WORDS = st.builds(
+    lambda c, f, stem: c + f + stem,
+    st.sampled_from(["", "و", "ف", "ب", "ل", "ال", "وال", "بال", "لل"]),
+    st.sampled_from(["", "س", "ست", "سي"]),
+    _STEMS,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=6), st.one_of(_STEMS, _WORDS))
+def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want: str) -> None:
+    # the extractor skips a trigger whose first word no form of the sentence holds: the forms must agree with
+    # _word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
+    from tahqiq.analysis.relations import _match_forms, _occurs, _word_matches
+
+    assert _occurs(want, _match_forms(words)) == any(_word_matches(w, want) for w in words)
+
+
+def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:
+    text = "هبطت طائرة الوزير سامي نصر في مطار الملكة علياء الدولي بعمان."
+    ents = [
+        ent(text, "سامي نصر", "PERS"),
+        ent(text, "مطار الملكة علياء الدولي", "FAC"),
+        ent(text, "بعمان", "GPE"),
+    ]
+    assert ("visits", "سامي نصر", "بعمان") in patterns_triples(text, ents)
+    text = "أبصر الشاعر سامي نصر النور في حلب عام 1950."
+    ents = [ent(text, "سامي نصر", "PERS"), ent(text, "حلب", "GPE"), ent(text, "عام 1950", "DATE")]
+    got = patterns_triples(text, ents)
+    assert ("birth_place", "سامي نصر", "حلب") in got and ("birth_date", "سامي نصر", "عام 1950") in got

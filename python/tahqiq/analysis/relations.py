@@ -288,6 +288,27 @@ def _word_matches(token: str, want: str) -> bool:
     return False
 
 
+def _match_forms(words: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The forms a trigger word may match in ``words`` (as ``_word_matches`` reads them): each word, without a
+    clitic, without the future prefix; and their prefixes of three letters or more."""
+    forms: set[str] = set()
+    for word in words:
+        todo = [word] + [word[len(c) :] for c in _CLITICS if word.startswith(c) and len(word) - len(c) >= 2]
+        while todo:
+            f = todo.pop()
+            if f in forms:
+                continue
+            forms.add(f)
+            if len(f) >= 4 and f[0] == "س" and f[1] in "يتنا":
+                todo.append(f[1:])
+    return frozenset(forms), frozenset(f[:k] for f in forms for k in range(3, len(f) + 1))
+
+
+def _occurs(want: str, forms: tuple[frozenset[str], frozenset[str]]) -> bool:
+    """Whether ``_word_matches(w, want)`` holds for some word of the sentence whose ``_match_forms`` are given."""
+    return want in forms[0] or (len(want) >= 3 and want in forms[1])
+
+
 def _object_preposition(word: str) -> str | None:
     """The preposition a (loosely normalised) first word of an entity carries as a clitic, spelt as a separate
     trigger word would be: ``بالرباط`` / ``بمدينة`` → ``في``, ``لمجموعة`` / ``للكتاب`` → ``ل`` (None when the
@@ -512,6 +533,18 @@ class RelationExtractor:
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         leads = {id(e): self._lead(e, ents) for e in args}
+        # a trigger whose first word occurs nowhere in the sentence matches no pair (a preposition may be an
+        # entity's clitic, بالرباط, so it is always looked for pair by pair)
+        forms = _match_forms(loose_words)
+        live = [
+            [
+                (ti, t)
+                for ti, t in enumerate(p.triggers)
+                if not t.words or t.words[0] in _PREPOSITIONS or _occurs(t.words[0], forms)
+            ]
+            for p in self.predicates
+        ]
+
         for a in args:
             for b in args:
                 if a is b or not (a.end <= b.start) or a.last > b.first:
@@ -538,8 +571,8 @@ class RelationExtractor:
                 fence = max([0, *(e.last for e in ents if e.last <= lead and e.type == a.type)])
                 # … nor into the subject's own title (رئيس بلدية الخليل تيسير …: رئيس is no trigger here)
                 before = loose_words[max(fence, lead - BEFORE_WINDOW) : lead]
-                for p in self.predicates:
-                    for ti, t in enumerate(p.triggers):
+                for p, triggers in zip(self.predicates, live, strict=True):
+                    for ti, t in triggers:
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
                             continue
