@@ -19,7 +19,12 @@ F1 0.489. Its floors are those figures minus 0.03. Both pairs measured once more
 the first pair 0.796 and 0.560. Floors unchanged. Both measured once more with the learned NER layer for PERS, OCC
 and FAC (ner_tagger.py, trained and chosen on the development sets only), commit 9c2edd1: the first pair NER P 0.887
 R 0.833 F1 0.859, relations with gold entities 0.796, end to end 0.583; the second pair NER P 0.883 R 0.834 F1 0.858,
-relations with gold entities 0.737, end to end 0.527 (P 0.728 R 0.413). Floors raised to these minus 0.03.
+relations with gold entities 0.737, end to end 0.527 (P 0.728 R 0.413). Floors raised to these minus 0.03. Both
+measured once more with the rules for the weak types (LOC, LAW, EVENT, PRODUCT, ORDINAL) and for news at large
+(persons, organisations, relation triggers; written on development sets only), commit 0d452f1: the first pair NER
+P 0.899 R 0.852 F1 0.875, relations with gold entities 0.808, end to end 0.658 (P 0.812 R 0.553); the second pair NER
+P 0.884 R 0.849 F1 0.866, relations with gold entities 0.746, end to end 0.550 (P 0.730 R 0.441). Floors raised to
+these minus 0.03.
 """
 
 from __future__ import annotations
@@ -41,12 +46,12 @@ RELATIONS_TEST = GOLD / "relations_test.jsonl"
 # The second unseen pair, written blind.
 NER_TEST2 = GOLD / "ner_test2.jsonl"
 RELATIONS_TEST2 = GOLD / "relations_test2.jsonl"
-NER_F1_FLOOR = 0.829
-RELATIONS_GOLD_ENTITIES_F1_FLOOR = 0.766
-RELATIONS_SYSTEM_ENTITIES_F1_FLOOR = 0.553
-NER2_F1_FLOOR = 0.828
-RELATIONS2_GOLD_ENTITIES_F1_FLOOR = 0.707
-RELATIONS2_SYSTEM_ENTITIES_F1_FLOOR = 0.497
+NER_F1_FLOOR = 0.845
+RELATIONS_GOLD_ENTITIES_F1_FLOOR = 0.778
+RELATIONS_SYSTEM_ENTITIES_F1_FLOOR = 0.628
+NER2_F1_FLOOR = 0.836
+RELATIONS2_GOLD_ENTITIES_F1_FLOOR = 0.716
+RELATIONS2_SYSTEM_ENTITIES_F1_FLOOR = 0.520
 
 
 @pytest.mark.parametrize("suffix", ["test", "test2"])
