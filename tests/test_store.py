@@ -31,7 +31,7 @@ from tahqiq.store.sqlite import SqliteStore
 
 T0 = 1_700_000_040.0  # a multiple of 60: the start of a one-minute window
 RATE = RateLimit(limit=120, window_s=60)
-LATEST_VERSIONS = [1, 2, 3]  # the migrations both dialects ship
+LATEST_VERSIONS = [1, 2, 3, 4]  # the migrations both dialects ship
 LATEST = LATEST_VERSIONS[-1]
 Factory = Callable[[], Awaitable[Store]]
 
