@@ -69,6 +69,11 @@ _ACCEPT_BATCH = (
     "$13::float8[], $14::integer[])"
 )
 ACCEPT_BATCH_MAX = 256
+# Under load, a batch that would start small waits 1 ms for more accepts: fewer, larger batches. Same-run A/B under
+# wrk (6 rounds): 4,390 -> 4,665 submissions/s, worker CPU per submission 185 -> 168 us, PostgreSQL's 106 -> 92 us,
+# p50 13.5 -> 12.7 ms.
+ACCEPT_GATHER_S = 0.001
+ACCEPT_GATHER_UNTIL = 32
 
 
 async def _keep_session(_conn: Any) -> None:
@@ -135,7 +140,12 @@ class PostgresStore:
         self._auth_generation = 0
         self._ids: dict[str, list[int]] = {kind: [] for kind in _ALLOCATE_IDS}  # ascending, from the sequences
         self._accepts: c.Batcher[c.Accept, Any] = c.Batcher(
-            self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-accept-batcher"
+            self._write_accepts,
+            lambda a: (a.new.agent_id, a.key),
+            ACCEPT_BATCH_MAX,
+            "tahqiq-accept-batcher",
+            gather_s=ACCEPT_GATHER_S,
+            gather_until=ACCEPT_GATHER_UNTIL,
         )
 
     async def open(self) -> None:
