@@ -54,7 +54,7 @@ RELATIONS2_GOLD_ENTITIES_F1_FLOOR = 0.716
 RELATIONS2_SYSTEM_ENTITIES_F1_FLOOR = 0.520
 
 
-@pytest.mark.parametrize("suffix", ["test", "test2"])
+@pytest.mark.parametrize("suffix", ["test", "test2", "test3"])
 def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path, suffix: str) -> None:
     module = load_script("ner_gold")
     ner_src, rel_src = f"ner_{suffix}.txt", f"relations_{suffix}.txt"
