@@ -7,7 +7,7 @@ nested and every relation each sentence states, all 21 types and all 40 predicat
 read only NER.md, the relation inventory, this script and the older sources' format, never the recognizer, the
 extractor or their lists, and never ran the system on its sentences. It measures; it must never be used to tune.
 
-The third unseen pair, tests/gold/ner_test3.jsonl and relations_test3.jsonl (news sentences in the same style, every
+The third unseen pair, tests/gold/ner_test3.jsonl and relations_test3.jsonl (75 news sentences, 306 relations, every
 entity nested and every relation each sentence states, all 21 types and all 40 predicates), was written blind in
 the same way, by an author who also never read the first two test pairs; it replaces them as the honest measure
 once they have been looked at too often. It measures; it must never be used to tune.
