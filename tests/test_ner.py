@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.evaluate_ner import ner_report
+from tahqiq.analysis.evaluate_ner import development_gold_paths, ner_report
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 
 GOLD = Path(__file__).parent / "gold"
@@ -383,3 +383,11 @@ def test_news_posts_and_names(
     rec: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rec, text, expected, absent)
+
+
+def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
+    """The blind sets are scored only when named, so a default run of the report is never an uncounted look."""
+    names = [path.name for path in development_gold_paths(GOLD)]
+    assert "ner_msa.jsonl" in names and "ner_types.jsonl" in names
+    assert not [name for name in names if name.startswith("ner_test")]
+    assert {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl"} <= {p.name for p in GOLD.glob("ner_*.jsonl")}
