@@ -14,6 +14,9 @@ GOLD = Path(__file__).parent / "gold"
 # (0.81 when first measured); the floors sit a little under
 MIN_F1 = {"ner_dev.jsonl": 0.93, "ner_msa.jsonl": 0.89, "ner_types.jsonl": 0.90}
 MIN_F1_HELD_OUT = 0.87
+# The fourth blind pair stays unscored until it is measured once on purpose (tests/test_unseen_gold.py checks only
+# that it is built from its sources): a floor here would be a look at it on every run of the suite.
+UNSCORED = {"ner_test4.jsonl"}
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +184,9 @@ def test_sizes(rec: Recognizer) -> None:
     assert s["person_first_names"] > 200
 
 
-@pytest.mark.parametrize("path", sorted(GOLD.glob("ner_*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in sorted(GOLD.glob("ner_*.jsonl")) if p.name not in UNSCORED], ids=lambda p: p.name
+)
 def test_gold_f1(rec: Recognizer, path: Path) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -385,4 +390,5 @@ def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
     names = [path.name for path in development_gold_paths(GOLD)]
     assert "ner_msa.jsonl" in names and "ner_types.jsonl" in names
     assert not [name for name in names if name.startswith("ner_test")]
-    assert {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl"} <= {p.name for p in GOLD.glob("ner_*.jsonl")}
+    blind = {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl", "ner_test4.jsonl"}
+    assert blind <= {p.name for p in GOLD.glob("ner_*.jsonl")}

@@ -30,6 +30,10 @@ these minus 0.03. The third pair, written blind after all of that (its author re
 extractor nor the earlier pairs, and never ran the system), measured once for commit d91c65e: NER P 0.886 R 0.849
 F1 0.867, relations with gold entities P 0.853 R 0.699 F1 0.768, end to end P 0.674 R 0.493 F1 0.570; its floors
 are those minus 0.03.
+
+The fourth pair, ner_test4.jsonl and relations_test4.jsonl (78 sentences, written blind by an author who read none
+of the earlier pairs either), is only checked here for how it is built, never scored, until it is measured
+once on purpose.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ RELATIONS3_GOLD_ENTITIES_F1_FLOOR = 0.738
 RELATIONS3_SYSTEM_ENTITIES_F1_FLOOR = 0.540
 
 
-@pytest.mark.parametrize("suffix", ["test", "test2", "test3"])
+@pytest.mark.parametrize("suffix", ["test", "test2", "test3", "test4"])
 def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path, suffix: str) -> None:
     module = load_script("ner_gold")
     ner_src, rel_src = f"ner_{suffix}.txt", f"relations_{suffix}.txt"
