@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from tahqiq.analysis.evaluate_ner import development_gold_paths, ner_report
+from tahqiq.analysis.evaluate_ner import main as evaluate_ner_main
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 
 GOLD = Path(__file__).parent / "gold"
@@ -392,3 +393,16 @@ def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
     assert not [name for name in names if name.startswith("ner_test")]
     blind = {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl", "ner_test4.jsonl"}
     assert blind <= {p.name for p in GOLD.glob("ner_*.jsonl")}
+
+
+def test_evaluate_ner_command_line_explains_itself_and_names_a_missing_file(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--help` prints the usage (it used to be read as a file name and end in a traceback); a file that does
+    not exist gets a one-line error that names it."""
+    with pytest.raises(SystemExit) as help_exit:
+        evaluate_ner_main(["--help"])
+    assert help_exit.value.code == 0
+    assert "--errors" in capsys.readouterr().out
+    assert evaluate_ner_main(["tests/gold/no_such_set.jsonl"]) == 1
+    assert "no such gold file: tests/gold/no_such_set.jsonl" in capsys.readouterr().err

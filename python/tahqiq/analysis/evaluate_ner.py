@@ -8,6 +8,7 @@ sets, which are scored only when named: each look at them is counted).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections import Counter
@@ -77,11 +78,22 @@ def development_gold_paths(gold_dir: Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    show_errors = "--errors" in args
-    paths = [Path(a) for a in args if a != "--errors"] or development_gold_paths(Path("tests/gold"))
+    parser = argparse.ArgumentParser(
+        prog="python -m tahqiq.analysis.evaluate_ner",
+        description="Entity precision, recall and F1 per type (exact span and type) on NER gold files. "
+        "Without files: the development sets under tests/gold/ (the blind ner_test* sets only when named).",
+    )
+    parser.add_argument("files", nargs="*", type=Path, help="NER gold files (JSON lines)")
+    parser.add_argument("--errors", action="store_true", help="print each sentence's missing and spurious entities")
+    args = parser.parse_args(argv)
+    show_errors = args.errors
+    paths = args.files or development_gold_paths(Path("tests/gold"))
     if not paths:
-        print("no gold files", file=sys.stderr)
+        print("no gold files: run from the repository root or name the files", file=sys.stderr)
+        return 1
+    absent = [str(p) for p in paths if not p.is_file()]
+    if absent:
+        print(f"no such gold file: {', '.join(absent)}", file=sys.stderr)
         return 1
     report = ner_report(paths)
     m = report["micro"]
