@@ -7,8 +7,8 @@ the same run; the ratio column is our throughput as a share of the bare route's 
 Once per run, the bare route is also served by uvicorn, to justify granian.
 
 PostgreSQL comes from TAHQIQ_TEST_PG_URL (or scripts/pg-test-setup); the bench creates a fresh database and
-drops it afterwards. uvicorn is not a dependency of tahqiq: install it in the bench's environment
-(`pip install uvicorn`) for the server comparison row; without it that row is left out and noted.
+drops it afterwards. uvicorn is not a dependency of tahqiq, only of its `bench` extra (the server comparison row); in an
+environment without it that row is left out and noted.
 """
 
 from __future__ import annotations
