@@ -386,3 +386,48 @@ def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
     assert "ner_msa.jsonl" in names and "ner_types.jsonl" in names
     assert not [name for name in names if name.startswith("ner_test")]
     assert {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl"} <= {p.name for p in GOLD.glob("ner_*.jsonl")}
+
+
+@pytest.fixture(scope="module")
+def rules() -> Recognizer:
+    return Recognizer(learned=False)
+
+
+# relation arguments in news at large (tests/gold/ner_news.jsonl ids 1-73): each case fails on the rules before
+# the rule it names; the guards check that the rule does not reach too far
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a post of two words, or an indefinite one, holds the body it is of (ل with the article)
+        ("قال الرئيس التنفيذي للمجموعة إبراهيم الخطيب إن", ("OCC", "الرئيس التنفيذي للمجموعة"), None),
+        ("قال الرئيس التنفيذي للمجموعة إبراهيم الخطيب إن", ("PERS", "إبراهيم الخطيب"), None),
+        ("عين المجلس مديرا فنيا للمنتخب الأول حتى نهاية العام", ("OCC", "مديرا فنيا للمنتخب الأول"), None),
+        # guards: a bare title and a plural after ل; a title at the end of the text
+        ("قال الرئيس للصحفيين إن الاتفاق قريب", ("OCC", "الرئيس"), ("OCC", "الرئيس للصحفيين")),
+        ("قال الرئيس للصحفيين إن الاتفاق قريب", ("OCC", "الرئيس"), ("PERS", "للصحفيين")),
+        ("قال الرئيس التنفيذي", ("OCC", "الرئيس التنفيذي"), None),
+        # ل with the article opens no name
+        ("بحضور الممثلة العليا للسياسة الخارجية أمس", ("OCC", "الممثلة العليا"), ("PERS", "للسياسة الخارجية")),
+        # a facility named by a person's name no list knows, its first part in ي, and الدولي
+        ("وصل الوفد إلى مطار هواري بومدين الدولي أمس", ("FAC", "مطار هواري بومدين الدولي"), None),
+        ("احتضنها ملعب شكري سراج أوغلو مساء الأحد", ("FAC", "ملعب شكري سراج أوغلو"), None),
+        # guard: a facility's one-word name keeps what follows out
+        ("استضاف استاد لوسيل في الدوحة النهائي", ("FAC", "استاد لوسيل"), ("FAC", "استاد لوسيل في")),
+        # a bare product noun and one word no list knows that reads as no adjective
+        ("أوصت الهيئة باستخدام عقار ريمديسيفير لعلاج المرضى", ("PRODUCT", "ريمديسيفير"), None),
+        ("بحث الوزيران صفقة مقاتلات قآن التي تنتجها الشركة", ("PRODUCT", "قآن"), None),
+        # guards: an adjective after the noun is no model, nor a common noun after a noun outside the list
+        ("اشترت الشركة سيارة جديدة للمدير", ("OCC", "للمدير"), ("PRODUCT", "جديدة")),
+        ("طورت شركة مصرية عقار جديد لعلاج المرض", ("NORP", "مصرية"), ("PRODUCT", "جديد")),
+        ("وصلت طائرة شحن إلى القاهرة", ("GPE", "القاهرة"), ("PRODUCT", "شحن")),
+        # one more family name no list knows after a title: compound, or definite before the clause goes on
+        ("قضت المحكمة على رجل الأعمال حسام الدين عبد الغفار بتهمة الاحتيال", ("PERS", "حسام الدين عبد الغفار"), None),
+        ("قال الدكتور عبد الرزاق الخشمان إن المستشفى استقبل المرضى", ("PERS", "عبد الرزاق الخشمان"), None),
+        # guard: a definite noun before a preposition is the verb's object
+        ("استقبل الرئيس محمود عباس الوفد في رام الله", ("PERS", "محمود عباس"), ("PERS", "محمود عباس الوفد")),
+    ],
+)
+def test_relation_arguments_in_news(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -117,7 +117,7 @@ COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "�
 _MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
                 "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
                 "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
-                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم")  # fmt: skip
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم", "عقار")  # fmt: skip
 
 
 def _with_possessives(words: Iterable[str]) -> frozenset[str]:
@@ -133,6 +133,9 @@ def _with_possessives(words: Iterable[str]) -> frozenset[str]:
 
 
 MODEL_NOUNS = _with_possessives(_MODEL_NOUNS)
+# the indefinite product nouns that a model's one bare word may follow (مسبار جوس, عقار ليكانيماب, مقاتلات قآن);
+# not سيارة, طائرة or شاحنة, which form common phrases (سيارة إسعاف, طائرة شحن)
+BARE_MODEL_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("مسبار", "عقار", "مقاتلة", "مقاتلات"))
 PRODUCT_NOUN_FORMS = _with_possessives(("رواية", "الرواية", "فيلم", "الفيلم", "سفينة", "السفينة", "كتاب", "ألبوم",
                                         "أغنية", "مسرحية", "تطبيق", "مسلسل", "دواء", "لقاح"))  # fmt: skip
 MODEL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("طراز", "موديل", "الطراز"))
@@ -161,6 +164,8 @@ NAMED_EVENT_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("معرض", "مهرجان", "منتدى", "ملتقى", "جائزة", "بجائزة", "طواف", "ماراثون", "مؤتمر")
 )
+# adjectives that end a facility's unlisted name (مطار هواري بومدين الدولي)
+FACILITY_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("الدولي", "الدولية"))
 RESOLUTION = frozenset(normalize(w, ta_marbuta=True) for w in ("القرار", "قرار"))
 # nouns that name an event after its head though the stop list holds them (عيد الاستقلال, جائزة الحرية)
 EVENT_NOUNS = frozenset(
@@ -799,6 +804,24 @@ class Recognizer:
         t = self._trigger_at(keys, j)
         return t is None or t[1] in ("EVENT", "LAW")
 
+    def _of_body(self, keys: list[str], toks: list[Token], j: int, spans_at: dict[int, list[_Span]]) -> bool:
+        """Token j is ل + a definite singular noun a post may be of (للمجموعة, للرئيس, للسياسة): not a plural
+        (للصحفيين), a place, a nisba, a head of its own or a word that never completes a name (للمرة)."""
+        if j >= len(keys):
+            return False
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and k.startswith("لل")
+            and len(k) >= 5
+            and not k.endswith(("ين", "ون", "ات"))
+            and k not in NOT_COMPLEMENTS
+            and k[2:] not in CONTENT_STOP
+            and "ال" + k[2:] not in self._stop_content
+            and self._trigger_at(keys, j) is None
+            and not any(o.type in ("GPE", "NORP", "LOC") for o in spans_at.get(j, []))
+        )
+
     def _complement(
         self,
         keys: list[str],
@@ -933,6 +956,25 @@ class Recognizer:
                 j += 2  # معبر كرم أبو سالم
             elif any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
                 j += 1  # حلبة كورنيش جدة: the name holds its city
+            else:
+                j = self._facility_name_rest(keys, toks, j)
+        elif (
+            typ == "FAC"
+            and j == i
+            and not inner
+            and not definite
+            and j + 1 < n
+            and keys[i - 1] not in ("دار", "ودار", "بدار")
+            and keys[j].endswith("ي")
+            and self._plain_word(keys, toks, j)
+            and not keys[j].startswith(("ال", "و"))
+            and self._plain_word(keys, toks, j + 1)
+            and not keys[j + 1].startswith(("ال", "و"))
+            and not keys[j + 1].endswith(("ه", "ا", "ات"))
+            and not self._verb_like(keys, j + 1)
+        ):
+            # مطار هواري بومدين الدولي, ملعب شكري سراج أوغلو: a person's name (its first part in ي) names it
+            j = self._facility_name_rest(keys, toks, j + 2)
         if (
             typ == "EVENT"
             and j == i
@@ -1028,6 +1070,32 @@ class Recognizer:
                     j += 2
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
+        if (
+            typ == "OCC"
+            and j == i
+            and not definite
+            and j + 1 < n
+            and keys[j].endswith("يا")
+            and len(keys[j]) >= 4
+            and (
+                self._of_body(keys, toks, j + 1, spans_at)
+                or any(o.type == "ORG" and keys[j + 1].startswith("ل") for o in spans_at.get(j + 1, []))
+            )
+        ):
+            j += 1  # مديرا فنيا للمنتخب: an indefinite post's adjective before the body it is of
+            body = [o for o in spans_at.get(j, []) if o.type == "ORG"]
+            if body:
+                j = max(o.j for o in body)
+        if typ == "OCC" and (j == i or j == i + 1) and (named or not definite) and self._of_body(keys, toks, j, spans_at):
+            # الرئيس التنفيذي للمجموعة, الممثلة العليا للسياسة الخارجية: a post of two words, or an indefinite
+            # one, holds the body it is of (a bare الرئيس للصحفيين does not)
+            j += 1
+            while j < n and j - i < 3 and toks[j].kind == "word" and keys[j].startswith("ال"):
+                if self._trigger_at(keys, j) or not (
+                    self._content(keys, toks, j) or any(o.type == "ORDINAL" for o in spans_at.get(j, []))
+                ):
+                    break
+                j += 1  # للسياسة الخارجية, للمنتخب الأول
         if typ == "OCC" and j < n and keys[j] in FORMER:
             j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
@@ -1592,6 +1660,7 @@ class Recognizer:
                     and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
                 ):
                     e += 1
+                e = self._last_family(keys, toks, j, e)
                 if e < n and keys[e] in REGNAL and j in regnal_after:
                     e += 1  # الأمير رينيه الثالث
                 if e > start_end:
@@ -1780,7 +1849,19 @@ class Recognizer:
                 while b < n and keys[b] in MODEL_SUFFIX:
                     b += 1
             named = bool(maker or line or words)
-            if not named or not (strong or joins or numbered or (maker and words) or (line and b > line[0].j)):
+            # شاحنة سايبرترك, مسبار جوس, عقار ليكانيماب: a bare noun right before one word no list knows that
+            # reads as no adjective (no ة, ي, ا ending) names the model
+            bare = (
+                words == 1
+                and a == q + 1
+                and not maker
+                and keys[q] in BARE_MODEL_NOUNS
+                and self._bare_name(keys, toks, a)
+                and not any(o.i <= a < o.j for o in spans)
+            )
+            if not named or not (
+                strong or joins or numbered or bare or (maker and words) or (line and b > line[0].j)
+            ):
                 continue
             # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
             lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
@@ -1967,6 +2048,16 @@ class Recognizer:
         j is then a noun, not a name."""
         return j + 1 < len(keys) and toks[j + 1].kind == "word" and keys[j + 1].endswith(("يا", "ا"))
 
+    def _facility_name_rest(self, keys: list[str], toks: list[Token], j: int) -> int:
+        """End of a facility's unlisted name from token j: one more name word (سراج أوغلو, كيب كانافيرال), then
+        الدولي (مطار هواري بومدين الدولي)."""
+        n = len(keys)
+        if j < n and self._bare_name(keys, toks, j) and not self._verb_like(keys, j) and keys[j][:1] not in "بلفك":
+            j += 1
+        if j < n and keys[j] in FACILITY_ADJ:
+            j += 1
+        return j
+
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a
         plural (no ة, no accusative ا, no ون/ين/ات ending)."""
@@ -2047,6 +2138,44 @@ class Recognizer:
             and self._trigger_at(keys, j) is None
             and not self._nisba(k)
         )
+
+    def _last_family(self, keys: list[str], toks: list[Token], j: int, e: int) -> int:
+        """End of a name after a title (from token j, read up to e) with one more family name no list knows: a
+        compound one (حسام الدين عبد الغفار), or a definite one when the clause goes on right after it with a
+        punctuation mark, a complementiser, a verb, an indefinite accusative or a word with ب or ل (حسن بن عبد الله
+        الغانم رئيسا, الدكتور عبد الرزاق الخشمان إن); not before a preposition (محمود عباس الوفد في: an object)."""
+        n = len(keys)
+        if e >= n or e - j >= 4 or toks[e].kind != "word":
+            return e
+        w = 2 if keys[e] == "عبد" and e + 1 < n and keys[e + 1].startswith("ال") else 1
+        last = e + w - 1
+        k = keys[last]
+        if (
+            last >= n
+            or not k.startswith("ال")
+            or len(k) < 5
+            or k in CONTENT_STOP
+            or k in self._stop
+            or k in NOT_NAME_PARTS
+            or k in REGNAL
+            or self._nisba(k)
+            or self._verb_like(keys, last)
+            or self._trigger_at(keys, last) is not None
+            or self._gaz_match(keys, last) is not None
+            or self._month_at(keys, last)[0]
+        ):
+            return e
+        after = last + 1
+        ends = (
+            w == 2  # عبد + a definite word is a name's part wherever it stands
+            or after >= n
+            or toks[after].kind != "word"
+            or keys[after] in COMPLEMENTISERS
+            or self._verb_like(keys, after)
+            or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
+            or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
+        )
+        return after if ends else e
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
@@ -2190,7 +2319,8 @@ class Recognizer:
         spans = [
             s
             for s in spans
-            if s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text))
+            if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text)))
+            and not (s.type == "PERS" and s.rank >= 0 and self._l_article(key(toks[s.i].text)))
         ]
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
@@ -2318,7 +2448,16 @@ class Recognizer:
                 return True  # reported speech after a name: لين جيان بأن …, جيه دي فانس أنه …
             return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
 
-        return [(i, j) for i, j in spans if not any(ends_name(x) for x in range(i + 1, j))]
+        return [
+            (i, j)
+            for i, j in spans
+            if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
+        ]
+
+    def _l_article(self, k: str) -> bool:
+        """ل with the article (للمجموعة, للسياسة): a phrase after a post, never the first word of a name, unless
+        a listed name follows the ل (للحسين)."""
+        return k.startswith("لل") and "ال" + k[2:] not in self._first and k[1:] not in self._first
 
     def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
         toks = self._tokens(text)
