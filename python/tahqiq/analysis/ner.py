@@ -284,6 +284,16 @@ WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثور�
 TO = normalize("إلى", ta_marbuta=True)
 WORLD = normalize("العالم", ta_marbuta=True)
 FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
+# prepositions after which a definite nisba stands for a person when a name follows (فاز على الإيطالي لوكا نارديه)
+NISBA_PERSON_PREPS = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "أمام", "ضد"))
+# the adjectives a post with its possessive keeps (رئيسها التنفيذي, أمينها العام); it takes no other complement
+POST_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("التنفيذي", "التنفيذية", "العام", "العامة", "الفني"))
+# envoys whose post holds where they serve (السفير الكوري لدى السلطنة, ممثلها في السودان)
+ENVOYS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("سفير", "سفيرة", "السفير", "السفيرة", "ممثل", "ممثلة", "الممثل", "الممثلة", "مندوب", "المندوب",
+              "مبعوث", "المبعوث", "ممثلها", "ممثله", "ممثلتها", "مندوبها", "سفيرها")
+)  # fmt: skip
 # listed common words that still never name a facility after its head (مطار المدينة is the city's)
 NOT_FACILITY_NAMES = frozenset(
     normalize(w, ta_marbuta=True)
@@ -410,7 +420,10 @@ class Recognizer:
                 forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
                 if base + "ه" not in PLACE_HEADS_FEMININE:
                     forms.add(base + "ه")  # the feminine title (المستشارة), unless a place word (محافظة)
-                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
+                # a post with its possessive (رئيسها, وزيرها, رئيستها, مؤسسهم) is a post too (NER.md); the
+                # masculine ه is left out, since it reads as the feminine title once ة is folded
+                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم"}
+                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]} | mine:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
                         lst.append(((), "OCC"))
@@ -835,6 +848,10 @@ class Recognizer:
         """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
         n = len(keys)
         j = i
+        if typ == "OCC" and not definite and keys[i - 1].endswith(("ها", "هم")) and keys[i - 1] not in ENVOYS:
+            # a post with its possessive (وكيلها شركة …: the company is the agent, not the post's) keeps only
+            # its adjective (رئيسها التنفيذي)
+            return i + 1 if i < n and keys[i] in POST_ADJ else i
         if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
             j += 1  # المتحدث باسم الخارجية القطرية
         if typ == "OCC" and j + 1 < n and keys[j] == "في" and keys[i - 1] in LEADER_IN:
@@ -1096,6 +1113,12 @@ class Recognizer:
                 ):
                     break
                 j += 1  # للسياسة الخارجية, للمنتخب الأول
+        if typ == "OCC" and keys[i - 1] in ENVOYS and j + 1 < n and keys[j] in ("لدي", "في"):
+            host = [o for o in spans_at.get(j + 1, []) if o.type in ("GPE", "ORG")]
+            if host:
+                j = max(o.j for o in host)  # سفيرة السعودية في واشنطن, ممثلها في السودان
+            elif keys[j] == "لدي" and toks[j + 1].kind == "word" and _definite(toks[j + 1].text, keys[j + 1]):
+                j += 2  # السفير الكوري الجنوبي لدى السلطنة
         if typ == "OCC" and j < n and keys[j] in FORMER:
             j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
@@ -1616,7 +1639,12 @@ class Recognizer:
             for s in spans
             if s.type == "OCC"
             and s.j < n
-            and (keys[s.i].startswith(("ال", "وال", "بال", "لل")) or s.j in nisba_ends or s.j - s.i > 1)
+            and (
+                keys[s.i].startswith(("ال", "وال", "بال", "لل"))
+                or s.j in nisba_ends
+                or s.j - s.i > 1
+                or keys[s.i].endswith(("ها", "هم"))  # a post with its possessive: وزيرها رالف ريغنفانو
+            )
             and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
         ]
         anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
@@ -1626,7 +1654,18 @@ class Recognizer:
             if s.type == "NORP"
             and s.i > 0
             and s.j + 1 < n
-            and keys[s.i - 1].lstrip("و").startswith(COUNTERPART)
+            and (
+                keys[s.i - 1].lstrip("و").startswith(COUNTERPART)
+                # a nisba standing for a person after a preposition: على الإيطالي لوكا نارديه
+                or (
+                    keys[s.i - 1].lstrip("\u200b") in NISBA_PERSON_PREPS  # على, أمام keep a mark (_spans)
+                    and s.j - s.i == 1
+                    and keys[s.i].startswith("ال")
+                    # not a phrase after it (على الإسباني بهدفين نظيفين): no plural, no و
+                    and not keys[s.j].startswith("و")
+                    and not any(keys[x].endswith(("ين", "ون", "ات")) for x in (s.j, s.j + 1))
+                )
+            )
             # a noun may follow the nisba (ترأس مع نظيره التونسي أشغال اللجنة): a listed name, or two unlisted words
             and (
                 any(o.type == "PERS" for o in base_at.get(s.j, []))
