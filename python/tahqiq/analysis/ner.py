@@ -199,8 +199,11 @@ PRODUCT_HEADS = frozenset(
 # feminine forms of titles that are place or body words instead: محافظة الغربية is a governorate
 PLACE_HEADS_FEMININE = frozenset(normalize(w, ta_marbuta=True) for w in ("محافظة", "ولاية", "إمارة", "بلدية", "نيابة"))
 BARE_NAMED_ORGS = frozenset(
-    normalize(w, ta_marbuta=True) for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب")
+    normalize(w, ta_marbuta=True)
+    for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب", "بورصة", "ببورصة")
 )
+# bodies named by their members (نقابة الفنانين, اتحاد الكتاب)
+MEMBER_BODIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نقابة", "اتحاد", "رابطة", "جمعية", "النقابة"))
 PARTY_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حركة", "حزب", "جبهة"))
 # heads whose own name may be a common noun with the article (حزب الاستقلال), or two transliterated words
 PARTY_NAME_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حزب", "وحزب", "بحزب", "لحزب"))
@@ -879,6 +882,19 @@ class Recognizer:
                 j += 1  # الانتخابات البلدية (بلدية is also an organisation's head), عيد الاستقلال, جائزة الحرية
                 count += 1
                 continue
+            if (
+                typ == "ORG"
+                and count == 0
+                and not inner
+                and keys[i - 1] in MEMBER_BODIES
+                and keys[j].startswith("ال")
+                and keys[j].endswith(("ين", "ون"))
+                and (t := self._trigger_at(keys, j)) is not None
+                and t[1] == "OCC"
+            ):
+                j += 1  # نقابة الفنانين السوريين, اتحاد الكتاب: a body of the members it names
+                count += 1
+                continue
             facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
             if self._content(keys, toks, j, facility=facility) or (
                 typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
@@ -1053,10 +1069,25 @@ class Recognizer:
                     k.startswith("وال")
                     and len(k) > 4
                     and j > i
-                    and keys[j - 1].startswith(("لل", "ال"))
+                    and (keys[j - 1].startswith(("لل", "ال")) or (typ == "ORG" and keys[j - 1].startswith("وال")))
                     and self._head_type(keys, j) is None  # ميثاق الأمم المتحدة والقرار 242: a second name
                 ):
-                    j += 1
+                    j += 1  # هيئة الأدب والنشر والترجمة: an organisation's name lists its fields
+                elif (
+                    typ == "ORG"
+                    and k.startswith("و")
+                    and not k.startswith("وال")
+                    and len(k) > 4
+                    and j > i
+                    and j + 1 < n
+                    and keys[j - 1].startswith(("لل", "ال"))
+                    and self._head_type(keys, j) is None
+                    and (k.endswith("ه") or not self._verb_like(keys, j))  # وتقنية reads as و + a verb in ت
+                    and self._content(keys, toks, j + 1)
+                ):
+                    j += 2  # هيئة الاتصالات وتقنية المعلومات: a second noun in construct
+                    if more := [o for o in spans_at.get(j, []) if o.type == "NORP"]:
+                        j = more[0].j  # … السعودية: the nisba after it ends the name
                 elif (
                     k.startswith("ال")
                     and j > i
@@ -1472,6 +1503,12 @@ class Recognizer:
                 ):
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))  # المكفولة في الدستور
                 i += 1
+        # the members a body is named by are no post of their own: نقابة الفنانين السوريين
+        bodies = [(s.i, s.j) for s in spans if s.type == "ORG" and keys[s.i] in MEMBER_BODIES]
+        if bodies:
+            spans[:] = [s for s in spans if not (s.type == "OCC" and any(a < s.i and s.j <= b for a, b in bodies))]
+            for x in list(base_at):
+                base_at[x] = [s for s in base_at[x] if s in spans or s.type != "OCC"]
         # a resolution by its number alone: والقرار 242, القرار 2334
         for q in range(n - 1):
             if not claimed[q] and toks[q + 1].kind == "number" and self._heads(keys[q]) & RESOLUTION:
