@@ -326,10 +326,13 @@ NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
 # function words that fold onto a name under ya normalisation (على → علي)
-NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+NOT_NAMES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى")
+)
 # a preposition on a word that is also a name: لصالح اللاجئين (in favour of), not ل + صالح
 NOT_NAME_PHRASES = frozenset(normalize(w, ta_marbuta=True) for w in ("لصالح", "لصالحه", "لصالحها"))
-KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
+KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى"))
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
@@ -747,6 +750,8 @@ class Recognizer:
         k = keys[i]
         stem = k
         for s, p in self._stems(k):
+            if p >= 2 and len(s) <= 3:
+                continue  # two clitics on a short name read a word: ولاية is و + ل + آية only on paper
             if p and (part_ok := s) and (s in self._first or s in self._weak_first):
                 stem = part_ok
                 break
@@ -2398,6 +2403,11 @@ class Recognizer:
             if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text)))
             and not (s.type == "PERS" and s.rank >= 0 and self._l_article(key(toks[s.i].text)))
         ]
+        for x, s in enumerate(spans):  # … زايد للكتاب, فهد للبترول: ل with the article ends a name
+            if s.type == "PERS" and s.rank >= 0 and s.j - s.i >= 2:
+                cut = next((y for y in range(s.i + 1, s.j) if self._l_article(key(toks[y].text))), s.j)
+                if cut < s.j:
+                    spans[x] = _Span(s.type, s.i, cut, s.rank)
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
         cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
