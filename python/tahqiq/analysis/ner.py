@@ -289,6 +289,7 @@ WORLD = normalize("العالم", ta_marbuta=True)
 FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
 # prepositions after which a definite nisba stands for a person when a name follows (فاز على الإيطالي لوكا نارديه)
 NISBA_PERSON_PREPS = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "أمام", "ضد"))
+DEPUTIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نائب", "نائبة", "نائبا", "مساعد", "مساعدة"))
 # the adjectives a post with its possessive keeps (رئيسها التنفيذي, أمينها العام); it takes no other complement
 POST_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("التنفيذي", "التنفيذية", "العام", "العامة", "الفني"))
 # envoys whose post holds where they serve (السفير الكوري لدى السلطنة, ممثلها في السودان)
@@ -866,6 +867,15 @@ class Recognizer:
             party = [s for s in spans_at.get(j + 1, []) if s.type == "ORG"]
             if party:
                 return max(s.j for s in party)  # القيادي في حزب الاستقلال: a leader's post holds the party
+        if (
+            typ == "OCC"
+            and definite
+            and j + 1 < n
+            and keys[j] in POST_ADJ
+            and keys[j + 1].startswith("ل")
+            and any(o.type == "ORG" for o in spans_at.get(j + 1, []))
+        ):
+            j += 1  # المديرة العامة لمنظمة التجارة العالمية: the post's adjective, then its organisation
         allowed = {"GPE", "LOC", "PERS", "ORG", "FAC", "EVENT"}
         if typ == "OCC":
             allowed = {"ORG", "GPE"}
@@ -1149,11 +1159,11 @@ class Recognizer:
                 ):
                     break
                 j += 1  # للسياسة الخارجية, للمنتخب الأول
-        if typ == "OCC" and keys[i - 1] in ENVOYS and j + 1 < n and keys[j] in ("لدي", "في"):
+        if typ == "OCC" and keys[i - 1] in ENVOYS and j + 1 < n and keys[j].lstrip("\u200b") in ("لدي", "في"):
             host = [o for o in spans_at.get(j + 1, []) if o.type in ("GPE", "ORG")]
             if host:
-                j = max(o.j for o in host)  # سفيرة السعودية في واشنطن, ممثلها في السودان
-            elif keys[j] == "لدي" and toks[j + 1].kind == "word" and _definite(toks[j + 1].text, keys[j + 1]):
+                j = max(o.j for o in host)  # سفيرة السعودية في واشنطن, ممثلها في السودان, سفيرة لدى اليابان
+            elif keys[j] != "في" and toks[j + 1].kind == "word" and _definite(toks[j + 1].text, keys[j + 1]):
                 j += 2  # السفير الكوري الجنوبي لدى السلطنة
         if typ == "OCC" and j < n and keys[j] in FORMER:
             j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
@@ -1514,6 +1524,14 @@ class Recognizer:
             spans[:] = [s for s in spans if not (s.type == "OCC" and any(a < s.i and s.j <= b for a, b in bodies))]
             for x in list(base_at):
                 base_at[x] = [s for s in base_at[x] if s in spans or s.type != "OCC"]
+        # a deputy's post holds the post it deputises: نائب الرئيس الأمريكي, نائب رئيسها
+        occ_at: dict[int, int] = {}
+        for sp in spans:
+            if sp.type == "OCC":
+                occ_at[sp.i] = max(occ_at.get(sp.i, 0), sp.j)
+        for sp in [s for s in spans if s.type == "OCC" and s.j - s.i == 1 and keys[s.i] in DEPUTIES]:
+            if sp.j in occ_at:
+                base_at.setdefault(sp.i, []).append(add("OCC", sp.i, occ_at[sp.j], 0))
         # a resolution by its number alone: والقرار 242, القرار 2334
         for q in range(n - 1):
             if not claimed[q] and toks[q + 1].kind == "number" and self._heads(keys[q]) & RESOLUTION:
