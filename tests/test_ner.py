@@ -470,6 +470,12 @@ def rules() -> Recognizer:
             ("OCC", "المديرة العامة لمنظمة التجارة العالمية"),
             None,
         ),
+        # events: a listed one ending in a region or العالم takes its ل complement and a bare year (not after
+        # عام); an ordinal of two words ends an event's name
+        ("تأهل المنتخب إلى كأس العالم للأندية في أمريكا", ("EVENT", "كأس العالم للأندية"), None),
+        ("تستضيف السعودية كأس آسيا 2027 في الرياض", ("EVENT", "كأس آسيا 2027"), None),
+        ("فاز المنتخب بكأس العالم عام 2022 في قطر", ("DATE", "عام 2022"), ("EVENT", "بكأس العالم عام")),
+        ("انطلقت أعمال المؤتمر الوطني الثامن عشر للحزب", ("EVENT", "المؤتمر الوطني الثامن عشر"), None),
         # guard: a post that is no envoy keeps في outside
         ("قال الرئيس في القاهرة إن الاتفاق قريب", ("OCC", "الرئيس"), ("OCC", "الرئيس في القاهرة")),
     ],

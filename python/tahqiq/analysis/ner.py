@@ -289,6 +289,10 @@ WORLD = normalize("العالم", ta_marbuta=True)
 FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
 # prepositions after which a definite nisba stands for a person when a name follows (فاز على الإيطالي لوكا نارديه)
 NISBA_PERSON_PREPS = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "أمام", "ضد"))
+# the last words of a listed event that a ل complement or a year may follow (كأس العالم للأندية, كأس آسيا 2027)
+EVENT_REGIONS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("العالم", "العرب", "آسيا", "أفريقيا", "إفريقيا", "أوروبا", "الخليج")
+)
 DEPUTIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نائب", "نائبة", "نائبا", "مساعد", "مساعدة"))
 # the adjectives a post with its possessive keeps (رئيسها التنفيذي, أمينها العام); it takes no other complement
 POST_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("التنفيذي", "التنفيذية", "العام", "العامة", "الفني"))
@@ -893,6 +897,12 @@ class Recognizer:
                 break
             if count == 0 and keys[i - 1] in RANK_WORDS and self._ordinal_at(keys, j):
                 break  # المركز الثالث: a rank, not a centre's name (المجلس العشرين, الدورة الثالثة keep theirs)
+            if typ == "EVENT" and j > i and (o := self._ordinal_at(keys, j)) > j + 1:
+                # المؤتمر الوطني الثامن عشر: an ordinal of two words ends the name, but for its sport (بطولة
+                # الخليج العربي الخامسة والعشرين لكرة القدم)
+                if o + 1 < n and keys[o].startswith("ل") and keys[o + 1] in BALL_GAMES:
+                    return o + 2
+                return o
             if typ == "EVENT" and (keys[j] in ELECTION_KINDS or keys[j] in EVENT_NOUNS):
                 j += 1  # الانتخابات البلدية (بلدية is also an organisation's head), عيد الاستقلال, جائزة الحرية
                 count += 1
@@ -1618,6 +1628,7 @@ class Recognizer:
         heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
         self._models(keys, toks, heads_of, spans, base_at)
         self._event_and_law_names(keys, toks, heads_of, spans, base_at)
+        self._event_tails(keys, toks, spans)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1965,6 +1976,30 @@ class Recognizer:
             # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
             lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
             spans.append(_Span("PRODUCT", q if joins or lined else a, b, 0))
+
+    def _event_tails(self, keys: list[str], toks: list[Token], spans: list[_Span]) -> None:
+        """A listed event ending in a region or العالم takes its ل complement (كأس العالم للأندية, كأس العرب لكرة
+        القدم) and a bare year (كأس آسيا 2027; not after عام, which dates the sentence), as built ones do."""
+        n = len(keys)
+        for sp in [s for s in spans if s.type == "EVENT" and s.j < n]:
+            j = sp.j
+            if keys[j - 1] in EVENT_REGIONS:
+                k = keys[j]
+                if k.startswith("لل") and len(k) >= 5 and k[2:] not in CONTENT_STOP and k not in NOT_COMPLEMENTS:
+                    j += 1
+                elif k.startswith("ل") and j + 1 < n and keys[j + 1] in BALL_GAMES:
+                    j += 2
+            if (
+                j < n
+                and toks[j].kind == "number"
+                and len(keys[j]) == 4
+                and keys[j].isdigit()
+                and 1950 <= int(keys[j]) <= 2040
+                and toks[j - 1].kind == "word"
+            ):
+                j += 1
+            if j > sp.j and not any(o.i < j <= o.j - 1 and o.i >= sp.j for o in spans if o.type == "EVENT"):
+                sp.j = j
 
     def _name_adjective(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A definite adjective that goes on an event's or law's name (المشتركة, المتوسطي, الكبرى): a listed one
