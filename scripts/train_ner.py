@@ -3,9 +3,10 @@
 
     python scripts/train_ner.py [--check] [--cv]
 
-Trains on the development sentences whose every entity is annotated: tests/gold/ner_msa.jsonl, ner_dev.jsonl and
+Trains on the development sentences whose every entity is annotated: tests/gold/ner_msa.jsonl, ner_dev.jsonl,
 relations_dev_more.jsonl ids 73 on (ids 1-72 list only relation arguments, so an unlisted name there would teach
-the tagger a false O). The rules' own entities are features, so the rules are run first (``Recognizer(learned=
+the tagger a false O) and ner_news.jsonl ids 1-73 (``--set news=0`` leaves them out; ids 74-98 are held back and
+never trained on). The rules' own entities are features, so the rules are run first (``Recognizer(learned=
 False)``). ``--cv`` prints per-fold, per-type P/R/F1 of the rules alone and of each way of combining the tagger
 with them (ner_tagger.combine), by sentence in FOLDS folds, and the same over ids 162-241 of relations_dev_more
 (written for this layer and annotated before the system was run on them; held out in their folds).

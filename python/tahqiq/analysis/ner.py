@@ -117,7 +117,8 @@ COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "�
 _MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
                 "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
                 "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
-                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم", "عقار")  # fmt: skip
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم",
+                "عقار")  # fmt: skip
 
 
 def _with_possessives(words: Iterable[str]) -> frozenset[str]:
@@ -337,7 +338,9 @@ NOT_NAMES = frozenset(
 )
 # a preposition on a word that is also a name: لصالح اللاجئين (in favour of), not ل + صالح
 NOT_NAME_PHRASES = frozenset(normalize(w, ta_marbuta=True) for w in ("لصالح", "لصالحه", "لصالحها"))
-KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى"))
+KEEP_SPELLING = frozenset(
+    ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى")
+)
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
@@ -1159,7 +1162,12 @@ class Recognizer:
             body = [o for o in spans_at.get(j, []) if o.type == "ORG"]
             if body:
                 j = max(o.j for o in body)
-        if typ == "OCC" and (j == i or j == i + 1) and (named or not definite) and self._of_body(keys, toks, j, spans_at):
+        if (
+            typ == "OCC"
+            and (j == i or j == i + 1)
+            and (named or not definite)
+            and self._of_body(keys, toks, j, spans_at)
+        ):
             # الرئيس التنفيذي للمجموعة, الممثلة العليا للسياسة الخارجية: a post of two words, or an indefinite
             # one, holds the body it is of (a bare الرئيس للصحفيين does not)
             j += 1
@@ -1969,9 +1977,7 @@ class Recognizer:
                 and self._bare_name(keys, toks, a)
                 and not any(o.i <= a < o.j for o in spans)
             )
-            if not named or not (
-                strong or joins or numbered or bare or (maker and words) or (line and b > line[0].j)
-            ):
+            if not named or not (strong or joins or numbered or bare or (maker and words) or (line and b > line[0].j)):
                 continue
             # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
             lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
