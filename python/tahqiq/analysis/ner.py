@@ -287,12 +287,20 @@ RACE_STYLES = frozenset(
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
 WORLD = normalize("العالم", ta_marbuta=True)
-FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
+FORMER = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة", "الراحل", "الراحلة")
+)
 # prepositions after which a definite nisba stands for a person when a name follows (فاز على الإيطالي لوكا نارديه)
 NISBA_PERSON_PREPS = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "أمام", "ضد"))
 # the last words of a listed event that a ل complement or a year may follow (كأس العالم للأندية, كأس آسيا 2027)
 EVENT_REGIONS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("العالم", "العرب", "آسيا", "أفريقيا", "إفريقيا", "أوروبا", "الخليج")
+)
+GULF = normalize("الخليج", ta_marbuta=True)
+SPOKESPERSONS = frozenset(normalize(w, ta_marbuta=True) for w in ("متحدث", "المتحدث", "ناطق", "الناطق"))
+# words after which a month alone is a date (في نيسان), not a company of the same name (نيسان)
+MONTH_BEFORE = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("في", "منذ", "حتى", "خلال", "شهر", "مطلع", "نهاية", "أواخر", "منتصف")
 )
 DEPUTIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نائب", "نائبة", "نائبا", "مساعد", "مساعدة"))
 # the adjectives a post with its possessive keeps (رئيسها التنفيذي, أمينها العام); it takes no other complement
@@ -431,9 +439,10 @@ class Recognizer:
             self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
-                forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
+                forms = {base + "ا", base + "ون", base + "ين"}
                 if base + "ه" not in PLACE_HEADS_FEMININE:
-                    forms.add(base + "ه")  # the feminine title (المستشارة), unless a place word (محافظة)
+                    # the feminine title (المستشارة) and its plural, unless a place word (محافظة, محافظات)
+                    forms |= {base + "ه", base + "ات"}
                 # a post with its possessive (رئيسها, وزيرها, رئيستها, مؤسسهم) is a post too (NER.md); the
                 # masculine ه is left out, since it reads as the feminine title once ة is folded
                 mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم"}
@@ -1055,8 +1064,8 @@ class Recognizer:
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
         if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
-            while typ in ("EVENT", "ORG") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
-                j = more[0].j  # القمة العربية الإسلامية
+            while typ in ("EVENT", "ORG", "OCC") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
+                j = more[0].j  # القمة العربية الإسلامية, المصممة الفلسطينية الأمريكية
             if typ == "LAW" and j < n and keys[j] in NEW_LAW:
                 j += 1  # الدستور التونسي الجديد
         if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
@@ -2461,6 +2470,7 @@ class Recognizer:
             for s in spans
             if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text)))
             and not (s.type == "PERS" and s.rank >= 0 and self._l_article(key(toks[s.i].text)))
+            and not self._not_a_name_here(toks, s)
         ]
         for x, s in enumerate(spans):  # … زايد للكتاب, فهد للبترول: ل with the article ends a name
             if s.type == "PERS" and s.rank >= 0 and s.j - s.i >= 2:
@@ -2598,6 +2608,21 @@ class Recognizer:
             for i, j in spans
             if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
         ]
+
+    def _not_a_name_here(self, toks: list[Token], s: _Span) -> bool:
+        """باسم after a spokesperson is "on behalf of", not a person (للمتحدث باسم الوزارة); a month alone after
+        a preposition or before a number is a date, not the company (في نيسان, نيسان 2026)."""
+        if s.i == 0 or s.rank < 0:
+            return False
+        if s.type == "PERS" and key(toks[s.i].text) == "باسم":
+            return bool(self._heads(key(toks[s.i - 1].text)) & SPOKESPERSONS)
+        if s.type == "NORP" and s.j - s.i == 1:  # الخليج العربي is a name, its nisba no group of people
+            return GULF in self._heads(key(toks[s.i - 1].text))
+        if s.type == "ORG" and s.j - s.i == 1:
+            keys = [key(t.text) for t in toks[s.i - 1 : s.i + 2]]
+            if self._month_at(keys, 1)[0] == 2:
+                return keys[0] in MONTH_BEFORE or (len(toks) > s.j and toks[s.j].kind == "number")
+        return False
 
     def _l_article(self, k: str) -> bool:
         """ل with the article (للمجموعة, للسياسة): a phrase after a post, never the first word of a name, unless
