@@ -1283,6 +1283,8 @@ class Recognizer:
                         e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+                elif name_end - i >= 2 and e < n and self._family_word(keys, toks, e):
+                    e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
                 name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
