@@ -12,8 +12,9 @@ from tahqiq.analysis.ner import TYPES, Entity, Recognizer
 GOLD = Path(__file__).parent / "gold"
 # measured: dev 0.96, ner_msa 0.92 (was 0.83, then 0.88, 0.89 before the issue-5 rules for LOC, LAW, EVENT,
 # PRODUCT and ORDINAL), its held-out second half (ids 76-150) 0.89 (was 0.79, then 0.85, 0.87), ner_types 0.93
-# (0.81 when first measured); the floors sit a little under
-MIN_F1 = {"ner_dev.jsonl": 0.93, "ner_msa.jsonl": 0.89, "ner_types.jsonl": 0.90}
+# (0.81 when first measured), ner_news 0.89 (its ids 1-73 trained on; ids 1-73 0.84 when first measured, ids
+# 74-98 0.86 when measured once at the end); the floors sit a little under
+MIN_F1 = {"ner_dev.jsonl": 0.93, "ner_msa.jsonl": 0.89, "ner_types.jsonl": 0.90, "ner_news.jsonl": 0.86}
 MIN_F1_HELD_OUT = 0.87
 # The fourth blind pair stays unscored until it is measured once on purpose (tests/test_unseen_gold.py checks only
 # that it is built from its sources): a floor here would be a look at it on every run of the suite.
@@ -406,3 +407,114 @@ def test_evaluate_ner_command_line_explains_itself_and_names_a_missing_file(
     assert "--errors" in capsys.readouterr().out
     assert evaluate_ner_main(["tests/gold/no_such_set.jsonl"]) == 1
     assert "no such gold file: tests/gold/no_such_set.jsonl" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def rules() -> Recognizer:
+    return Recognizer(learned=False)
+
+
+# relation arguments in news at large (tests/gold/ner_news.jsonl ids 1-73): each case fails on the rules before
+# the rule it names; the guards check that the rule does not reach too far
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a post of two words, or an indefinite one, holds the body it is of (ل with the article)
+        ("قال الرئيس التنفيذي للمجموعة إبراهيم الخطيب إن", ("OCC", "الرئيس التنفيذي للمجموعة"), None),
+        ("قال الرئيس التنفيذي للمجموعة إبراهيم الخطيب إن", ("PERS", "إبراهيم الخطيب"), None),
+        ("عين المجلس مديرا فنيا للمنتخب الأول حتى نهاية العام", ("OCC", "مديرا فنيا للمنتخب الأول"), None),
+        # guards: a bare title and a plural after ل; a title at the end of the text
+        ("قال الرئيس للصحفيين إن الاتفاق قريب", ("OCC", "الرئيس"), ("OCC", "الرئيس للصحفيين")),
+        ("قال الرئيس للصحفيين إن الاتفاق قريب", ("OCC", "الرئيس"), ("PERS", "للصحفيين")),
+        ("قال الرئيس التنفيذي", ("OCC", "الرئيس التنفيذي"), None),
+        # ل with the article opens no name
+        ("بحضور الممثلة العليا للسياسة الخارجية أمس", ("OCC", "الممثلة العليا"), ("PERS", "للسياسة الخارجية")),
+        # a facility named by a person's name no list knows, its first part in ي, and الدولي
+        ("وصل الوفد إلى مطار هواري بومدين الدولي أمس", ("FAC", "مطار هواري بومدين الدولي"), None),
+        ("احتضنها ملعب شكري سراج أوغلو مساء الأحد", ("FAC", "ملعب شكري سراج أوغلو"), None),
+        # guard: a facility's one-word name keeps what follows out
+        ("استضاف استاد لوسيل في الدوحة النهائي", ("FAC", "استاد لوسيل"), ("FAC", "استاد لوسيل في")),
+        # a bare product noun and one word no list knows that reads as no adjective
+        ("أوصت الهيئة باستخدام عقار ريمديسيفير لعلاج المرضى", ("PRODUCT", "ريمديسيفير"), None),
+        ("بحث الوزيران صفقة مقاتلات قآن التي تنتجها الشركة", ("PRODUCT", "قآن"), None),
+        # guards: an adjective after the noun is no model, nor a common noun after a noun outside the list
+        ("اشترت الشركة سيارة جديدة للمدير", ("OCC", "للمدير"), ("PRODUCT", "جديدة")),
+        ("طورت شركة مصرية عقار جديد لعلاج المرض", ("NORP", "مصرية"), ("PRODUCT", "جديد")),
+        ("وصلت طائرة شحن إلى القاهرة", ("GPE", "القاهرة"), ("PRODUCT", "شحن")),
+        # one more family name no list knows after a title: compound, or definite before the clause goes on
+        ("قضت المحكمة على رجل الأعمال حسام الدين عبد الغفار بتهمة الاحتيال", ("PERS", "حسام الدين عبد الغفار"), None),
+        ("قال الدكتور عبد الرزاق الخشمان إن المستشفى استقبل المرضى", ("PERS", "عبد الرزاق الخشمان"), None),
+        # guard: a definite noun before a preposition is the verb's object
+        ("استقبل الرئيس محمود عباس الوفد في رام الله", ("PERS", "محمود عباس"), ("PERS", "محمود عباس الوفد")),
+        # a post with its possessive is a post and anchors a name no list knows; it keeps only its adjective
+        ("بطلب من الجمهورية التي مثلها وزيرها رالف ريغنفانو أمس", ("OCC", "وزيرها"), None),
+        ("بطلب من الجمهورية التي مثلها وزيرها رالف ريغنفانو أمس", ("PERS", "رالف ريغنفانو"), None),
+        ("وقال رئيسها التنفيذي سام ألتمان إن النموذج جديد", ("OCC", "رئيسها التنفيذي"), None),
+        ("بعد أن أعلن مؤسسها إيلون ماسك تأجيل الإطلاق", ("OCC", "مؤسسها"), None),
+        # guard: a company after a possessive post is in apposition, not the post's complement
+        ("تبيعها عبر وكيلها شركة عبد اللطيف جميل في جدة", ("GPE", "جدة"), ("OCC", "وكيلها شركة")),
+        # an envoy's post holds where the envoy serves; a governor's post its bank
+        ("وقال ممثلها في السودان شبل صهباني إن الإصابات كثيرة", ("OCC", "ممثلها في السودان"), None),
+        ("أحال القاضي حاكم مصرف لبنان السابق رياض سلامة إلى المحكمة", ("OCC", "حاكم مصرف لبنان السابق"), None),
+        # a nisba standing for a person after a preposition anchors two words no list knows
+        ("فاز في النهائي على الإيطالي لوكا نارديه بمجموعتين", ("PERS", "لوكا نارديه"), None),
+        # guard: … but not a phrase with a clitic
+        ("فاز الفريق على الإسباني بهدفين نظيفين", ("NORP", "الإسباني"), ("PERS", "بهدفين نظيفين")),
+        # organisations: a body named by its members (no post inside), a name listing its fields with و, a bourse
+        # by its own name, an orchestra
+        ("نعت نقابة الفنانين السوريين الممثل القدير", ("ORG", "نقابة الفنانين السوريين"), ("OCC", "الفنانين السوريين")),
+        ("تستضيف هيئة الأدب والنشر والترجمة المعرض في الرياض", ("ORG", "هيئة الأدب والنشر والترجمة"), None),
+        (
+            "أطلقت هيئة الاتصالات وتقنية المعلومات السعودية شبكة جديدة",
+            ("ORG", "هيئة الاتصالات وتقنية المعلومات السعودية"),
+            None,
+        ),
+        ("تراجعت الأسهم في بورصة ناسداك بعد الإعلان", ("ORG", "بورصة ناسداك"), None),
+        ("عزفت الأوركسترا الوطنية اللبنانية في بيروت", ("ORG", "الأوركسترا الوطنية اللبنانية"), None),
+        # guard: و with a verb after an organisation starts a new clause
+        ("دعت منظمة الصحة وطالبت الحكومة بالتحرك", ("ORG", "منظمة الصحة"), ("ORG", "منظمة الصحة وطالبت الحكومة")),
+        # no name: و/ف on على (وعلى تعيين), two clitics on a short name (ولاية = و + ل + آية), a first name that
+        # is also a common word standing alone (حصة, رائد); ل with the article ends a name inside an event
+        ("صادق المجلس على القانون وعلى تعيين ولاة جدد في تونس", ("GPE", "تونس"), ("PERS", "وعلى تعيين")),
+        ("تفشى المرض في ولاية الخرطوم", ("GPE", "ولاية الخرطوم"), ("PERS", "ولاية")),
+        ("استحوذت الشركة على حصة 51% في الميناء", ("PERCENT", "51%"), ("PERS", "حصة")),
+        ("بينهم أول رائد فضاء من هونغ كونغ", ("GPE", "هونغ كونغ"), ("PERS", "رائد")),
+        ("قال رائد صلاح إن الأمر انتهى", ("PERS", "رائد صلاح"), None),
+        ("فازت الروائية بجائزة الشيخ زايد للكتاب أمس", ("PERS", "زايد"), ("PERS", "زايد للكتاب")),
+        # a deputy's post holds the post it deputises; an envoy's holds its host after لدى; a definite post keeps
+        # العام before its organisation
+        ("التقى نائب الرئيس الأمريكي جيه دي فانس أمس", ("OCC", "نائب الرئيس الأمريكي"), None),
+        ("اختير النائب عبد الله العطية نائبا للرئيس أمس", ("OCC", "نائبا للرئيس"), None),
+        ("عينت الحكومة ريم أبو حسان سفيرة لدى اليابان أمس", ("OCC", "سفيرة لدى اليابان"), None),
+        (
+            "قالت المديرة العامة لمنظمة التجارة العالمية إن",
+            ("OCC", "المديرة العامة لمنظمة التجارة العالمية"),
+            None,
+        ),
+        # events: a listed one ending in a region or العالم takes its ل complement and a bare year (not after
+        # عام); an ordinal of two words ends an event's name
+        ("تأهل المنتخب إلى كأس العالم للأندية في أمريكا", ("EVENT", "كأس العالم للأندية"), None),
+        ("تستضيف السعودية كأس آسيا 2027 في الرياض", ("EVENT", "كأس آسيا 2027"), None),
+        ("فاز المنتخب بكأس العالم عام 2022 في قطر", ("DATE", "عام 2022"), ("EVENT", "بكأس العالم عام")),
+        ("انطلقت أعمال المؤتمر الوطني الثامن عشر للحزب", ("EVENT", "المؤتمر الوطني الثامن عشر"), None),
+        # the late is a post held before; a post takes a run of nisbas; أمينها العام is a post
+        ("ولد الرئيس المصري الراحل محمد أنور السادات في المنوفية", ("OCC", "الرئيس المصري الراحل"), None),
+        ("قالت المصممة الفلسطينية الأمريكية ريم حمدان إن", ("OCC", "المصممة الفلسطينية الأمريكية"), None),
+        ("ويشغل أحمد أبو الغيط منصب أمينها العام منذ عام 2016", ("OCC", "أمينها العام"), None),
+        # no name or company: العربي alone, باسم after a spokesperson, a month after في; no post: محافظات
+        ("نفذ الهلال الأحمر العربي السوري حملة تلقيح", ("NORP", "السوري"), ("PERS", "العربي")),
+        ("وفقا للمتحدث باسم الوزارة أحمد أبو زيد", ("PERS", "أحمد أبو زيد"), ("PERS", "باسم")),
+        ("ينظم الماراثون في نيسان في مدينة بيت لحم", ("GPE", "مدينة بيت لحم"), ("ORG", "نيسان")),
+        ("تعد إربد ثاني أكبر محافظات المملكة", ("GPE", "إربد"), ("OCC", "محافظات")),
+        # guard: الخليج العربي is a name, its nisba no NORP
+        ("ترتفع حرارة مياه الخليج العربي كل صيف", ("LOC", "الخليج العربي"), ("NORP", "العربي")),
+        # a listed name of two words takes a family name in ي no list knows, with no title before it
+        ("وصل عبد الكريم السامرائي إلى بغداد أمس", ("PERS", "عبد الكريم السامرائي"), None),
+        # guard: a post that is no envoy keeps في outside
+        ("قال الرئيس في القاهرة إن الاتفاق قريب", ("OCC", "الرئيس"), ("OCC", "الرئيس في القاهرة")),
+    ],
+)
+def test_relation_arguments_in_news(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

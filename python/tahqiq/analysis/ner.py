@@ -117,7 +117,8 @@ COMPASS_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("شمال", "�
 _MODEL_NOUNS = ("سيارة", "السيارة", "سيارات", "هاتف", "الهاتف", "هواتف", "طائرة", "الطائرة", "طائرات", "مقاتلة",
                 "مقاتلات", "مركبة", "المركبة", "معالج", "المعالج", "شاحنة", "شاحنات", "سفينة", "السفينة", "قطار",
                 "دراجة", "حاسوب", "الحاسوب", "لقاح", "اللقاح", "دواء", "الدواء", "قهوة", "نموذج", "النموذج", "صاروخ",
-                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم")  # fmt: skip
+                "الصاروخ", "مسبار", "دبابة", "دبابات", "فيلم", "الفيلم", "رواية", "الرواية", "ألبوم",
+                "عقار")  # fmt: skip
 
 
 def _with_possessives(words: Iterable[str]) -> frozenset[str]:
@@ -133,6 +134,9 @@ def _with_possessives(words: Iterable[str]) -> frozenset[str]:
 
 
 MODEL_NOUNS = _with_possessives(_MODEL_NOUNS)
+# the indefinite product nouns that a model's one bare word may follow (مسبار جوس, عقار ليكانيماب, مقاتلات قآن);
+# not سيارة, طائرة or شاحنة, which form common phrases (سيارة إسعاف, طائرة شحن)
+BARE_MODEL_NOUNS = frozenset(normalize(w, ta_marbuta=True) for w in ("مسبار", "عقار", "مقاتلة", "مقاتلات"))
 PRODUCT_NOUN_FORMS = _with_possessives(("رواية", "الرواية", "فيلم", "الفيلم", "سفينة", "السفينة", "كتاب", "ألبوم",
                                         "أغنية", "مسرحية", "تطبيق", "مسلسل", "دواء", "لقاح"))  # fmt: skip
 MODEL_WORDS = frozenset(normalize(w, ta_marbuta=True) for w in ("طراز", "موديل", "الطراز"))
@@ -161,6 +165,8 @@ NAMED_EVENT_HEADS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("معرض", "مهرجان", "منتدى", "ملتقى", "جائزة", "بجائزة", "طواف", "ماراثون", "مؤتمر")
 )
+# adjectives that end a facility's unlisted name (مطار هواري بومدين الدولي)
+FACILITY_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("الدولي", "الدولية"))
 RESOLUTION = frozenset(normalize(w, ta_marbuta=True) for w in ("القرار", "قرار"))
 # nouns that name an event after its head though the stop list holds them (عيد الاستقلال, جائزة الحرية)
 EVENT_NOUNS = frozenset(
@@ -194,8 +200,11 @@ PRODUCT_HEADS = frozenset(
 # feminine forms of titles that are place or body words instead: محافظة الغربية is a governorate
 PLACE_HEADS_FEMININE = frozenset(normalize(w, ta_marbuta=True) for w in ("محافظة", "ولاية", "إمارة", "بلدية", "نيابة"))
 BARE_NAMED_ORGS = frozenset(
-    normalize(w, ta_marbuta=True) for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب")
+    normalize(w, ta_marbuta=True)
+    for w in ("شركة", "وشركة", "بشركة", "لشركة", "مجموعة", "بنك", "مصرف", "حركة", "حزب", "بورصة", "ببورصة")
 )
+# bodies named by their members (نقابة الفنانين, اتحاد الكتاب)
+MEMBER_BODIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نقابة", "اتحاد", "رابطة", "جمعية", "النقابة"))
 PARTY_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حركة", "حزب", "جبهة"))
 # heads whose own name may be a common noun with the article (حزب الاستقلال), or two transliterated words
 PARTY_NAME_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حزب", "وحزب", "بحزب", "لحزب"))
@@ -278,7 +287,30 @@ RACE_STYLES = frozenset(
 WAR_HEADS = frozenset(normalize(w, ta_marbuta=True) for w in ("حرب", "ثورة", "انتفاضة", "أحداث", "نكسة"))
 TO = normalize("إلى", ta_marbuta=True)
 WORLD = normalize("العالم", ta_marbuta=True)
-FORMER = frozenset(normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة"))
+FORMER = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("السابق", "السابقة", "الأسبق", "الأسبقة", "الراحل", "الراحلة")
+)
+# prepositions after which a definite nisba stands for a person when a name follows (فاز على الإيطالي لوكا نارديه)
+NISBA_PERSON_PREPS = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "أمام", "ضد"))
+# the last words of a listed event that a ل complement or a year may follow (كأس العالم للأندية, كأس آسيا 2027)
+EVENT_REGIONS = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("العالم", "العرب", "آسيا", "أفريقيا", "إفريقيا", "أوروبا", "الخليج")
+)
+GULF = normalize("الخليج", ta_marbuta=True)
+SPOKESPERSONS = frozenset(normalize(w, ta_marbuta=True) for w in ("متحدث", "المتحدث", "ناطق", "الناطق"))
+# words after which a month alone is a date (في نيسان), not a company of the same name (نيسان)
+MONTH_BEFORE = frozenset(
+    normalize(w, ta_marbuta=True) for w in ("في", "منذ", "حتى", "خلال", "شهر", "مطلع", "نهاية", "أواخر", "منتصف")
+)
+DEPUTIES = frozenset(normalize(w, ta_marbuta=True) for w in ("نائب", "نائبة", "نائبا", "مساعد", "مساعدة"))
+# the adjectives a post with its possessive keeps (رئيسها التنفيذي, أمينها العام); it takes no other complement
+POST_ADJ = frozenset(normalize(w, ta_marbuta=True) for w in ("التنفيذي", "التنفيذية", "العام", "العامة", "الفني"))
+# envoys whose post holds where they serve (السفير الكوري لدى السلطنة, ممثلها في السودان)
+ENVOYS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("سفير", "سفيرة", "السفير", "السفيرة", "ممثل", "ممثلة", "الممثل", "الممثلة", "مندوب", "المندوب",
+              "مبعوث", "المبعوث", "ممثلها", "ممثله", "ممثلتها", "مندوبها", "سفيرها")
+)  # fmt: skip
 # listed common words that still never name a facility after its head (مطار المدينة is the city's)
 NOT_FACILITY_NAMES = frozenset(
     normalize(w, ta_marbuta=True)
@@ -308,10 +340,15 @@ NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
 # function words that fold onto a name under ya normalisation (على → علي)
-NOT_NAMES = frozenset(normalize(w, ta_marbuta=True) for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام"))
+NOT_NAMES = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى")
+)
 # a preposition on a word that is also a name: لصالح اللاجئين (in favour of), not ل + صالح
 NOT_NAME_PHRASES = frozenset(normalize(w, ta_marbuta=True) for w in ("لصالح", "لصالحه", "لصالحها"))
-KEEP_SPELLING = frozenset(("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام"))
+KEEP_SPELLING = frozenset(
+    ("على", "إلى", "حتى", "لدى", "سوى", "مدى", "أمام", "وأمام", "وعلى", "فعلى", "وإلى", "وحتى", "ولدى")
+)
 CONTENT_STOP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("الذي", "التي", "الذين", "اللذين", "اللتين", "الى", "الا", "اليوم", "الآن", "العام", "الماضي",
@@ -402,10 +439,14 @@ class Recognizer:
             self._triggers.setdefault(ks[0], []).append((ks[1:], typ))
             if typ == "OCC" and len(ks) == 1 and not ks[0].startswith("ال") and len(ks[0]) >= 3:
                 base = ks[0][:-1] if ks[0].endswith("ه") else ks[0]
-                forms = {base + "ا", base + "ون", base + "ين", base + "ات"}
+                forms = {base + "ا", base + "ون", base + "ين"}
                 if base + "ه" not in PLACE_HEADS_FEMININE:
-                    forms.add(base + "ه")  # the feminine title (المستشارة), unless a place word (محافظة)
-                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]}:
+                    # the feminine title (المستشارة) and its plural, unless a place word (محافظة, محافظات)
+                    forms |= {base + "ه", base + "ات"}
+                # a post with its possessive (رئيسها, وزيرها, رئيستها, مؤسسهم) is a post too (NER.md); the
+                # masculine ه is left out, since it reads as the feminine title once ة is folded
+                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم"}
+                for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]} | mine:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
                         lst.append(((), "OCC"))
@@ -726,6 +767,8 @@ class Recognizer:
         k = keys[i]
         stem = k
         for s, p in self._stems(k):
+            if p >= 2 and len(s) <= 3:
+                continue  # two clitics on a short name read a word: ولاية is و + ل + آية only on paper
             if p and (part_ok := s) and (s in self._first or s in self._weak_first):
                 stem = part_ok
                 break
@@ -799,6 +842,24 @@ class Recognizer:
         t = self._trigger_at(keys, j)
         return t is None or t[1] in ("EVENT", "LAW")
 
+    def _of_body(self, keys: list[str], toks: list[Token], j: int, spans_at: dict[int, list[_Span]]) -> bool:
+        """Token j is ل + a definite singular noun a post may be of (للمجموعة, للرئيس, للسياسة): not a plural
+        (للصحفيين), a place, a nisba, a head of its own or a word that never completes a name (للمرة)."""
+        if j >= len(keys):
+            return False
+        k = keys[j]
+        return (
+            toks[j].kind == "word"
+            and k.startswith("لل")
+            and len(k) >= 5
+            and not k.endswith(("ين", "ون", "ات"))
+            and k not in NOT_COMPLEMENTS
+            and k[2:] not in CONTENT_STOP
+            and "ال" + k[2:] not in self._stop_content
+            and self._trigger_at(keys, j) is None
+            and not any(o.type in ("GPE", "NORP", "LOC") for o in spans_at.get(j, []))
+        )
+
     def _complement(
         self,
         keys: list[str],
@@ -812,12 +873,25 @@ class Recognizer:
         """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
         n = len(keys)
         j = i
+        if typ == "OCC" and not definite and keys[i - 1].endswith(("ها", "هم")) and keys[i - 1] not in ENVOYS:
+            # a post with its possessive (وكيلها شركة …: the company is the agent, not the post's) keeps only
+            # its adjective (رئيسها التنفيذي)
+            return i + 1 if i < n and keys[i] in POST_ADJ else i
         if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
             j += 1  # المتحدث باسم الخارجية القطرية
         if typ == "OCC" and j + 1 < n and keys[j] == "في" and keys[i - 1] in LEADER_IN:
             party = [s for s in spans_at.get(j + 1, []) if s.type == "ORG"]
             if party:
                 return max(s.j for s in party)  # القيادي في حزب الاستقلال: a leader's post holds the party
+        if (
+            typ == "OCC"
+            and definite
+            and j + 1 < n
+            and keys[j] in POST_ADJ
+            and keys[j + 1].startswith("ل")
+            and any(o.type == "ORG" for o in spans_at.get(j + 1, []))
+        ):
+            j += 1  # المديرة العامة لمنظمة التجارة العالمية: the post's adjective, then its organisation
         allowed = {"GPE", "LOC", "PERS", "ORG", "FAC", "EVENT"}
         if typ == "OCC":
             allowed = {"ORG", "GPE"}
@@ -835,8 +909,27 @@ class Recognizer:
                 break
             if count == 0 and keys[i - 1] in RANK_WORDS and self._ordinal_at(keys, j):
                 break  # المركز الثالث: a rank, not a centre's name (المجلس العشرين, الدورة الثالثة keep theirs)
+            if typ == "EVENT" and j > i and (o := self._ordinal_at(keys, j)) > j + 1:
+                # المؤتمر الوطني الثامن عشر: an ordinal of two words ends the name, but for its sport (بطولة
+                # الخليج العربي الخامسة والعشرين لكرة القدم)
+                if o + 1 < n and keys[o].startswith("ل") and keys[o + 1] in BALL_GAMES:
+                    return o + 2
+                return o
             if typ == "EVENT" and (keys[j] in ELECTION_KINDS or keys[j] in EVENT_NOUNS):
                 j += 1  # الانتخابات البلدية (بلدية is also an organisation's head), عيد الاستقلال, جائزة الحرية
+                count += 1
+                continue
+            if (
+                typ == "ORG"
+                and count == 0
+                and not inner
+                and keys[i - 1] in MEMBER_BODIES
+                and keys[j].startswith("ال")
+                and keys[j].endswith(("ين", "ون"))
+                and (t := self._trigger_at(keys, j)) is not None
+                and t[1] == "OCC"
+            ):
+                j += 1  # نقابة الفنانين السوريين, اتحاد الكتاب: a body of the members it names
                 count += 1
                 continue
             facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
@@ -933,6 +1026,25 @@ class Recognizer:
                 j += 2  # معبر كرم أبو سالم
             elif any(o.type == "GPE" and o.j == j + 1 for o in spans_at.get(j, [])):
                 j += 1  # حلبة كورنيش جدة: the name holds its city
+            else:
+                j = self._facility_name_rest(keys, toks, j)
+        elif (
+            typ == "FAC"
+            and j == i
+            and not inner
+            and not definite
+            and j + 1 < n
+            and keys[i - 1] not in ("دار", "ودار", "بدار")
+            and keys[j].endswith("ي")
+            and self._plain_word(keys, toks, j)
+            and not keys[j].startswith(("ال", "و"))
+            and self._plain_word(keys, toks, j + 1)
+            and not keys[j + 1].startswith(("ال", "و"))
+            and not keys[j + 1].endswith(("ه", "ا", "ات"))
+            and not self._verb_like(keys, j + 1)
+        ):
+            # مطار هواري بومدين الدولي, ملعب شكري سراج أوغلو: a person's name (its first part in ي) names it
+            j = self._facility_name_rest(keys, toks, j + 2)
         if (
             typ == "EVENT"
             and j == i
@@ -952,8 +1064,8 @@ class Recognizer:
         norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
         if norp and (j > i or definite or typ in ("OCC", "EVENT")):
             j = norp[0].j  # الرئيس الفلسطيني, الحكومة المغربية, رئيس الوزراء الإسرائيلي
-            while typ in ("EVENT", "ORG") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
-                j = more[0].j  # القمة العربية الإسلامية
+            while typ in ("EVENT", "ORG", "OCC") and (more := [s for s in spans_at.get(j, []) if s.type == "NORP"]):
+                j = more[0].j  # القمة العربية الإسلامية, المصممة الفلسطينية الأمريكية
             if typ == "LAW" and j < n and keys[j] in NEW_LAW:
                 j += 1  # الدستور التونسي الجديد
         if typ in ("EVENT",) and j > i and j < n and (o := self._ordinal_at(keys, j)):
@@ -994,10 +1106,25 @@ class Recognizer:
                     k.startswith("وال")
                     and len(k) > 4
                     and j > i
-                    and keys[j - 1].startswith(("لل", "ال"))
+                    and (keys[j - 1].startswith(("لل", "ال")) or (typ == "ORG" and keys[j - 1].startswith("وال")))
                     and self._head_type(keys, j) is None  # ميثاق الأمم المتحدة والقرار 242: a second name
                 ):
-                    j += 1
+                    j += 1  # هيئة الأدب والنشر والترجمة: an organisation's name lists its fields
+                elif (
+                    typ == "ORG"
+                    and k.startswith("و")
+                    and not k.startswith("وال")
+                    and len(k) > 4
+                    and j > i
+                    and j + 1 < n
+                    and keys[j - 1].startswith(("لل", "ال"))
+                    and self._head_type(keys, j) is None
+                    and (k.endswith("ه") or not self._verb_like(keys, j))  # وتقنية reads as و + a verb in ت
+                    and self._content(keys, toks, j + 1)
+                ):
+                    j += 2  # هيئة الاتصالات وتقنية المعلومات: a second noun in construct
+                    if more := [o for o in spans_at.get(j, []) if o.type == "NORP"]:
+                        j = more[0].j  # … السعودية: the nisba after it ends the name
                 elif (
                     k.startswith("ال")
                     and j > i
@@ -1028,6 +1155,43 @@ class Recognizer:
                     j += 2
         if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
             return i
+        if (
+            typ == "OCC"
+            and j == i
+            and not definite
+            and j + 1 < n
+            and keys[j].endswith("يا")
+            and len(keys[j]) >= 4
+            and (
+                self._of_body(keys, toks, j + 1, spans_at)
+                or any(o.type == "ORG" and keys[j + 1].startswith("ل") for o in spans_at.get(j + 1, []))
+            )
+        ):
+            j += 1  # مديرا فنيا للمنتخب: an indefinite post's adjective before the body it is of
+            body = [o for o in spans_at.get(j, []) if o.type == "ORG"]
+            if body:
+                j = max(o.j for o in body)
+        if (
+            typ == "OCC"
+            and (j == i or j == i + 1)
+            and (named or not definite)
+            and self._of_body(keys, toks, j, spans_at)
+        ):
+            # الرئيس التنفيذي للمجموعة, الممثلة العليا للسياسة الخارجية: a post of two words, or an indefinite
+            # one, holds the body it is of (a bare الرئيس للصحفيين does not)
+            j += 1
+            while j < n and j - i < 3 and toks[j].kind == "word" and keys[j].startswith("ال"):
+                if self._trigger_at(keys, j) or not (
+                    self._content(keys, toks, j) or any(o.type == "ORDINAL" for o in spans_at.get(j, []))
+                ):
+                    break
+                j += 1  # للسياسة الخارجية, للمنتخب الأول
+        if typ == "OCC" and keys[i - 1] in ENVOYS and j + 1 < n and keys[j].lstrip("\u200b") in ("لدي", "في"):
+            host = [o for o in spans_at.get(j + 1, []) if o.type in ("GPE", "ORG")]
+            if host:
+                j = max(o.j for o in host)  # سفيرة السعودية في واشنطن, ممثلها في السودان, سفيرة لدى اليابان
+            elif keys[j] != "في" and toks[j + 1].kind == "word" and _definite(toks[j + 1].text, keys[j + 1]):
+                j += 2  # السفير الكوري الجنوبي لدى السلطنة
         if typ == "OCC" and j < n and keys[j] in FORMER:
             j += 1  # النائب السابق, الرئيس الفلسطيني الأسبق: the post held before
         return j
@@ -1119,6 +1283,8 @@ class Recognizer:
                         e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+                elif name_end - i >= 2 and e < n and self._family_word(keys, toks, e):
+                    e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
                 name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
@@ -1381,6 +1547,20 @@ class Recognizer:
                 ):
                     base_at.setdefault(i, []).append(add(typ, i, head_end, 0))  # المكفولة في الدستور
                 i += 1
+        # the members a body is named by are no post of their own: نقابة الفنانين السوريين
+        bodies = [(s.i, s.j) for s in spans if s.type == "ORG" and keys[s.i] in MEMBER_BODIES]
+        if bodies:
+            spans[:] = [s for s in spans if not (s.type == "OCC" and any(a < s.i and s.j <= b for a, b in bodies))]
+            for x in list(base_at):
+                base_at[x] = [s for s in base_at[x] if s in spans or s.type != "OCC"]
+        # a deputy's post holds the post it deputises: نائب الرئيس الأمريكي, نائب رئيسها
+        occ_at: dict[int, int] = {}
+        for sp in spans:
+            if sp.type == "OCC":
+                occ_at[sp.i] = max(occ_at.get(sp.i, 0), sp.j)
+        for sp in [s for s in spans if s.type == "OCC" and s.j - s.i == 1 and keys[s.i] in DEPUTIES]:
+            if sp.j in occ_at:
+                base_at.setdefault(sp.i, []).append(add("OCC", sp.i, occ_at[sp.j], 0))
         # a resolution by its number alone: والقرار 242, القرار 2334
         for q in range(n - 1):
             if not claimed[q] and toks[q + 1].kind == "number" and self._heads(keys[q]) & RESOLUTION:
@@ -1467,6 +1647,7 @@ class Recognizer:
         heads_of = [self._heads(k) for k in keys]  # each token's stems, clitics stripped (memoised)
         self._models(keys, toks, heads_of, spans, base_at)
         self._event_and_law_names(keys, toks, heads_of, spans, base_at)
+        self._event_tails(keys, toks, spans)
         # an edition of an event: الدورة الثامنة والثلاثين لمهرجان جرش, الدورة السادسة من مهرجان القاهرة
         events = sorted((s for s in spans if s.type == "EVENT"), key=lambda s: s.i)
         for ev1, ev2 in itertools.pairwise(events):
@@ -1548,7 +1729,12 @@ class Recognizer:
             for s in spans
             if s.type == "OCC"
             and s.j < n
-            and (keys[s.i].startswith(("ال", "وال", "بال", "لل")) or s.j in nisba_ends or s.j - s.i > 1)
+            and (
+                keys[s.i].startswith(("ال", "وال", "بال", "لل"))
+                or s.j in nisba_ends
+                or s.j - s.i > 1
+                or keys[s.i].endswith(("ها", "هم"))  # a post with its possessive: وزيرها رالف ريغنفانو
+            )
             and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
         ]
         anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
@@ -1558,7 +1744,18 @@ class Recognizer:
             if s.type == "NORP"
             and s.i > 0
             and s.j + 1 < n
-            and keys[s.i - 1].lstrip("و").startswith(COUNTERPART)
+            and (
+                keys[s.i - 1].lstrip("و").startswith(COUNTERPART)
+                # a nisba standing for a person after a preposition: على الإيطالي لوكا نارديه
+                or (
+                    keys[s.i - 1].lstrip("\u200b") in NISBA_PERSON_PREPS  # على, أمام keep a mark (_spans)
+                    and s.j - s.i == 1
+                    and keys[s.i].startswith("ال")
+                    # not a phrase after it (على الإسباني بهدفين نظيفين): no plural, no و
+                    and not keys[s.j].startswith("و")
+                    and not any(keys[x].endswith(("ين", "ون", "ات")) for x in (s.j, s.j + 1))
+                )
+            )
             # a noun may follow the nisba (ترأس مع نظيره التونسي أشغال اللجنة): a listed name, or two unlisted words
             and (
                 any(o.type == "PERS" for o in base_at.get(s.j, []))
@@ -1592,6 +1789,7 @@ class Recognizer:
                     and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
                 ):
                     e += 1
+                e = self._last_family(keys, toks, j, e)
                 if e < n and keys[e] in REGNAL and j in regnal_after:
                     e += 1  # الأمير رينيه الثالث
                 if e > start_end:
@@ -1780,11 +1978,45 @@ class Recognizer:
                 while b < n and keys[b] in MODEL_SUFFIX:
                     b += 1
             named = bool(maker or line or words)
-            if not named or not (strong or joins or numbered or (maker and words) or (line and b > line[0].j)):
+            # شاحنة سايبرترك, مسبار جوس, عقار ليكانيماب: a bare noun right before one word no list knows that
+            # reads as no adjective (no ة, ي, ا ending) names the model
+            bare = (
+                words == 1
+                and a == q + 1
+                and not maker
+                and keys[q] in BARE_MODEL_NOUNS
+                and self._bare_name(keys, toks, a)
+                and not any(o.i <= a < o.j for o in spans)
+            )
+            if not named or not (strong or joins or numbered or bare or (maker and words) or (line and b > line[0].j)):
                 continue
             # a line right after its noun keeps the noun (هاتف آيفون 16), as the maker-and-model rule does
             lined = bool(line) and a == q + 1 and keys[q] in PRODUCT_HEADS
             spans.append(_Span("PRODUCT", q if joins or lined else a, b, 0))
+
+    def _event_tails(self, keys: list[str], toks: list[Token], spans: list[_Span]) -> None:
+        """A listed event ending in a region or العالم takes its ل complement (كأس العالم للأندية, كأس العرب لكرة
+        القدم) and a bare year (كأس آسيا 2027; not after عام, which dates the sentence), as built ones do."""
+        n = len(keys)
+        for sp in [s for s in spans if s.type == "EVENT" and s.j < n]:
+            j = sp.j
+            if keys[j - 1] in EVENT_REGIONS:
+                k = keys[j]
+                if k.startswith("لل") and len(k) >= 5 and k[2:] not in CONTENT_STOP and k not in NOT_COMPLEMENTS:
+                    j += 1
+                elif k.startswith("ل") and j + 1 < n and keys[j + 1] in BALL_GAMES:
+                    j += 2
+            if (
+                j < n
+                and toks[j].kind == "number"
+                and len(keys[j]) == 4
+                and keys[j].isdigit()
+                and 1950 <= int(keys[j]) <= 2040
+                and toks[j - 1].kind == "word"
+            ):
+                j += 1
+            if j > sp.j and not any(o.i < j <= o.j - 1 and o.i >= sp.j for o in spans if o.type == "EVENT"):
+                sp.j = j
 
     def _name_adjective(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A definite adjective that goes on an event's or law's name (المشتركة, المتوسطي, الكبرى): a listed one
@@ -1967,6 +2199,16 @@ class Recognizer:
         j is then a noun, not a name."""
         return j + 1 < len(keys) and toks[j + 1].kind == "word" and keys[j + 1].endswith(("يا", "ا"))
 
+    def _facility_name_rest(self, keys: list[str], toks: list[Token], j: int) -> int:
+        """End of a facility's unlisted name from token j: one more name word (سراج أوغلو, كيب كانافيرال), then
+        الدولي (مطار هواري بومدين الدولي)."""
+        n = len(keys)
+        if j < n and self._bare_name(keys, toks, j) and not self._verb_like(keys, j) and keys[j][:1] not in "بلفك":
+            j += 1
+        if j < n and keys[j] in FACILITY_ADJ:
+            j += 1
+        return j
+
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a
         plural (no ة, no accusative ا, no ون/ين/ات ending)."""
@@ -2047,6 +2289,44 @@ class Recognizer:
             and self._trigger_at(keys, j) is None
             and not self._nisba(k)
         )
+
+    def _last_family(self, keys: list[str], toks: list[Token], j: int, e: int) -> int:
+        """End of a name after a title (from token j, read up to e) with one more family name no list knows: a
+        compound one (حسام الدين عبد الغفار), or a definite one when the clause goes on right after it with a
+        punctuation mark, a complementiser, a verb, an indefinite accusative or a word with ب or ل (حسن بن عبد الله
+        الغانم رئيسا, الدكتور عبد الرزاق الخشمان إن); not before a preposition (محمود عباس الوفد في: an object)."""
+        n = len(keys)
+        if e >= n or e - j >= 4 or toks[e].kind != "word":
+            return e
+        w = 2 if keys[e] == "عبد" and e + 1 < n and keys[e + 1].startswith("ال") else 1
+        last = e + w - 1
+        k = keys[last]
+        if (
+            last >= n
+            or not k.startswith("ال")
+            or len(k) < 5
+            or k in CONTENT_STOP
+            or k in self._stop
+            or k in NOT_NAME_PARTS
+            or k in REGNAL
+            or self._nisba(k)
+            or self._verb_like(keys, last)
+            or self._trigger_at(keys, last) is not None
+            or self._gaz_match(keys, last) is not None
+            or self._month_at(keys, last)[0]
+        ):
+            return e
+        after = last + 1
+        ends = (
+            w == 2  # عبد + a definite word is a name's part wherever it stands
+            or after >= n
+            or toks[after].kind != "word"
+            or keys[after] in COMPLEMENTISERS
+            or self._verb_like(keys, after)
+            or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
+            or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
+        )
+        return after if ends else e
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
@@ -2190,8 +2470,15 @@ class Recognizer:
         spans = [
             s
             for s in spans
-            if s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text))
+            if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text)))
+            and not (s.type == "PERS" and s.rank >= 0 and self._l_article(key(toks[s.i].text)))
+            and not self._not_a_name_here(toks, s)
         ]
+        for x, s in enumerate(spans):  # … زايد للكتاب, فهد للبترول: ل with the article ends a name
+            if s.type == "PERS" and s.rank >= 0 and s.j - s.i >= 2:
+                cut = next((y for y in range(s.i + 1, s.j) if self._l_article(key(toks[y].text))), s.j)
+                if cut < s.j:
+                    spans[x] = _Span(s.type, s.i, cut, s.rank)
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
         kept: list[_Span] = []
         cover: list[list[_Span]] = [[] for _ in toks]  # kept spans over each token
@@ -2318,7 +2605,31 @@ class Recognizer:
                 return True  # reported speech after a name: لين جيان بأن …, جيه دي فانس أنه …
             return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
 
-        return [(i, j) for i, j in spans if not any(ends_name(x) for x in range(i + 1, j))]
+        return [
+            (i, j)
+            for i, j in spans
+            if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
+        ]
+
+    def _not_a_name_here(self, toks: list[Token], s: _Span) -> bool:
+        """باسم after a spokesperson is "on behalf of", not a person (للمتحدث باسم الوزارة); a month alone after
+        a preposition or before a number is a date, not the company (في نيسان, نيسان 2026)."""
+        if s.i == 0 or s.rank < 0:
+            return False
+        if s.type == "PERS" and key(toks[s.i].text) == "باسم":
+            return bool(self._heads(key(toks[s.i - 1].text)) & SPOKESPERSONS)
+        if s.type == "NORP" and s.j - s.i == 1:  # الخليج العربي is a name, its nisba no group of people
+            return GULF in self._heads(key(toks[s.i - 1].text))
+        if s.type == "ORG" and s.j - s.i == 1:
+            keys = [key(t.text) for t in toks[s.i - 1 : s.i + 2]]
+            if self._month_at(keys, 1)[0] == 2:
+                return keys[0] in MONTH_BEFORE or (len(toks) > s.j and toks[s.j].kind == "number")
+        return False
+
+    def _l_article(self, k: str) -> bool:
+        """ل with the article (للمجموعة, للسياسة): a phrase after a post, never the first word of a name, unless
+        a listed name follows the ل (للحسين)."""
+        return k.startswith("لل") and "ال" + k[2:] not in self._first and k[1:] not in self._first
 
     def _run(self, text: str) -> tuple[list[Token], list[tuple[_Span, int]]]:
         toks = self._tokens(text)
