@@ -240,14 +240,32 @@ def test_dev_gold_is_well_formed() -> None:
 
 def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
     module = load_script("relations_dev")
-    built = module.build(module.SOURCE.read_text(encoding="utf-8"))
-    assert built == read_gold(GOLD / "relations_dev_more.jsonl")
-    for item in built:
-        for e in item["entities"]:
-            assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
-        for r in item["relations"]:
-            p = EXTRACTOR.by_name[r["predicate"]]
-            assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+    assert [t.name for _, t, _ in module.SETS] == ["relations_dev_more.jsonl", "relations_dev_news.jsonl"]
+    for source, target, first in module.SETS:
+        built = module.build(source.read_text(encoding="utf-8"), first)
+        assert built == read_gold(target)
+        assert built[0]["id"] == first
+        for item in built:
+            for e in item["entities"]:
+                assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
+            for r in item["relations"]:
+                p = EXTRACTOR.by_name[r["predicate"]]
+                assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+
+
+def test_news_dev_set_covers_every_predicate_and_continues_the_numbering() -> None:
+    # relations_dev_news: ids 342-419, every predicate of the inventory stated among ids 342-399
+    rows = read_gold(GOLD / "relations_dev_news.jsonl")
+    assert [r["id"] for r in rows] == list(range(342, 420))
+    stated = {x["predicate"] for r in rows if r["id"] <= 399 for x in r["relations"]}
+    assert stated == set(EXTRACTOR.by_name)
+    assert {r["text"] for r in rows}.isdisjoint(r["text"] for r in read_gold(GOLD / "relations_dev_more.jsonl"))
+
+
+def test_build_skips_comment_blocks() -> None:
+    module = load_script("relations_dev")
+    built = module.build("# a header\n# more\n\nزار محمد عمان.\nPERS محمد\nGPE عمان\nvisits محمد => عمان\n", 5)
+    assert [(b["id"], b["text"], len(b["relations"])) for b in built] == [(5, "زار محمد عمان.", 1)]
 
 
 def test_report_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
