@@ -39,10 +39,12 @@ DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations.json"
 GOLD = ROOT / "tests" / "gold"
 CALIBRATION_IDS = range(1, 41)
 MIN_FIRED = 3
+HELD_BACK = range(400, 420)  # relations_dev_news ids kept out until measured once (README)
 
 
 def calibration_set() -> list[dict[str, Any]]:
     dev = read_gold(GOLD / "relations_dev.jsonl") + read_gold(GOLD / "relations_dev_more.jsonl")
+    dev += [g for g in read_gold(GOLD / "relations_dev_news.jsonl") if int(g["id"]) not in HELD_BACK]
     main = [g for g in read_gold(GOLD / "relations.jsonl") if int(g["id"]) in CALIBRATION_IDS]
     return dev + main
 

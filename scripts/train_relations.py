@@ -34,7 +34,9 @@ from tahqiq.analysis.relations import RelationExtractor
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations_classifier.json"
 GOLD = ROOT / "tests" / "gold"
-SETS = ("relations.jsonl", "relations_dev.jsonl", "relations_dev_more.jsonl")
+SETS = ("relations.jsonl", "relations_dev.jsonl", "relations_dev_more.jsonl", "relations_dev_news.jsonl")
+# relations_dev_news ids kept out of training until measured once (README)
+HELD_BACK = range(400, 420)
 
 # chosen by --cv (see README): the L2 weight, the AdaGrad rounds, how often a (feature, class) must be seen, and
 # the probability above which a pair no pattern related gets the classifier's relation
@@ -58,6 +60,7 @@ def development_sets() -> dict[str, list[dict[str, Any]]]:
         name: [
             {**item, "entities": gold_entities(item, ner), "partial": name == PARTIAL}
             for item in read_gold(GOLD / name)
+            if not (name == "relations_dev_news.jsonl" and item["id"] in HELD_BACK)
         ]
         for name in SETS
     }

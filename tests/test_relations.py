@@ -688,3 +688,115 @@ def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:
     ents = [ent(text, "سامي نصر", "PERS"), ent(text, "حلب", "GPE"), ent(text, "عام 1950", "DATE")]
     got = patterns_triples(text, ents)
     assert ("birth_place", "سامي نصر", "حلب") in got and ("birth_date", "سامي نصر", "عام 1950") in got
+
+
+# relation recall (relations_dev_news ids 342-399): pairs far apart across a clause, conjuncts named with titles
+def test_a_clause_between_commas_after_the_subject_is_skipped() -> None:
+    text = "أطلقت شركة نجمة، التي أسسها سامر علي عام 2001 في عمان، هاتفها زيتون 5 في الأسواق."
+    ents = [
+        ent(text, "شركة نجمة", "ORG"),
+        ent(text, "سامر علي", "PERS"),
+        ent(text, "عام 2001", "DATE"),
+        ent(text, "عمان", "GPE"),
+        ent(text, "زيتون 5", "PRODUCT"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("produces", "شركة نجمة", "زيتون 5") in got
+    assert ("founder_of", "سامر علي", "شركة نجمة") in got
+    # without the second comma there is no clause to skip: the product is too far for the verb before the subject
+    text = "أطلقت شركة نجمة، التي أسسها سامر علي عام 2001 في عمان هاتفها زيتون 5 في الأسواق."
+    ents = [
+        {**e, "start": text.index(str(e["text"])), "end": text.index(str(e["text"])) + len(str(e["text"]))}
+        for e in ents
+    ]
+    assert ("produces", "شركة نجمة", "زيتون 5") not in patterns_triples(text, ents)
+
+
+def test_a_person_coordinated_by_the_title_before_the_name_shares_the_relation_not_the_title() -> None:
+    text = "استقبل الرئيس سامي عادل رئيس الوزراء كمال حداد ووزير المالية رامي نصر."
+    ents = [
+        ent(text, "الرئيس", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "رئيس الوزراء", "OCC"),
+        ent(text, "كمال حداد", "PERS"),
+        ent(text, "ووزير المالية", "OCC"),
+        ent(text, "رامي نصر", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert {("meets", "سامي عادل", "كمال حداد"), ("meets", "سامي عادل", "رامي نصر")} <= got
+    assert ("holds_position", "رامي نصر", "ووزير المالية") in got
+    assert ("holds_position", "كمال حداد", "ووزير المالية") not in got
+    assert ("holds_position", "رامي نصر", "رئيس الوزراء") not in got
+
+
+def test_conjuncts_after_a_verb_share_its_object_and_are_not_related_to_each_other() -> None:
+    text = "التقى الرئيس سامي عادل والمستشار كمال حداد ورئيس الوزراء رامي نصر في برلين الوزير فادي سليم."
+    ents = [
+        ent(text, "الرئيس", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "والمستشار", "OCC"),
+        ent(text, "كمال حداد", "PERS"),
+        ent(text, "ورئيس الوزراء", "OCC"),
+        ent(text, "رامي نصر", "PERS"),
+        ent(text, "برلين", "GPE"),
+        ent(text, "الوزير", "OCC"),
+        ent(text, "فادي سليم", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    for name in ("سامي عادل", "كمال حداد", "رامي نصر"):
+        assert ("meets", name, "فادي سليم") in got
+    assert not {("meets", "سامي عادل", "كمال حداد"), ("meets", "كمال حداد", "رامي نصر")} & got
+
+
+def test_children_after_a_dual_kinship_noun_are_the_parent_s_and_each_other_s_siblings() -> None:
+    text = "تزوج الممثل سامي عادل من رنا خوري وأنجب منها ابنتيه ليلى وسلمى."
+    ents = [
+        ent(text, "الممثل", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "رنا خوري", "PERS"),
+        ent(text, "ليلى", "PERS"),
+        ent(text, "وسلمى", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert {("parent_of", "رنا خوري", "ليلى"), ("parent_of", "رنا خوري", "وسلمى")} <= got
+    assert ("sibling_of", "ليلى", "وسلمى") in got
+
+
+def test_a_trigger_after_every_nearer_place_relates_the_far_subject() -> None:
+    # ولدت … في مدينة …، وتقيم في دبي: the nearer city cannot be تقيم في's object, دبي is
+    text = "ولدت الكاتبة سلمى نصر في مدينة صفاقس يوم 3 آذار 1990، وتقيم في دبي."
+    ents = [
+        ent(text, "الكاتبة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "مدينة صفاقس", "GPE"),
+        ent(text, "يوم 3 آذار 1990", "DATE"),
+        ent(text, "دبي", "GPE"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("residence", "سلمى نصر", "دبي") in got
+    assert ("residence", "سلمى نصر", "مدينة صفاقس") not in got
+    # a trigger before the nearer place still gives way to it
+    text = "تقيم الكاتبة سلمى نصر في مدينة صفاقس منذ عام 1990 قرب دبي."
+    ents = [
+        ent(text, "الكاتبة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "مدينة صفاقس", "GPE"),
+        ent(text, "عام 1990", "DATE"),
+        ent(text, "دبي", "GPE"),
+    ]
+    assert ("residence", "سلمى نصر", "دبي") not in patterns_triples(text, ents)
+
+
+def test_a_person_inside_the_skipped_clause_is_no_nearer_subject() -> None:
+    # ماهرانغ …، ابنة الزعيم عبد الغفار …، بعد مشاركتها في المسيرة: the clause's person does not take the trigger
+    text = "اعتقلت الشرطة الناشطة سلمى نصر، ابنة الزعيم كمال نصر، بعد مشاركتها في مسيرة الكرامة."
+    ents = [
+        ent(text, "الناشطة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "الزعيم", "OCC"),
+        ent(text, "كمال نصر", "PERS"),
+        ent(text, "مسيرة الكرامة", "EVENT"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "سلمى نصر", "مسيرة الكرامة") in got
+    assert ("parent_of", "كمال نصر", "سلمى نصر") in got
