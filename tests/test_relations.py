@@ -800,3 +800,31 @@ def test_a_person_inside_the_skipped_clause_is_no_nearer_subject() -> None:
     got = patterns_triples(text, ents)
     assert ("participant_in", "سلمى نصر", "مسيرة الكرامة") in got
     assert ("parent_of", "كمال نصر", "سلمى نصر") in got
+
+
+def test_a_currency_named_with_a_state_s_nisba_is_that_state_s() -> None:
+    text = "يعتمد البلد الدينار الليبي عملة رسمية، وفق المصرف المركزي في ليبيا."
+    ents = [
+        ent(text, "الدينار الليبي", "CURR"),
+        ent(text, "الليبي", "NORP"),
+        ent(text, "المصرف المركزي", "ORG"),
+        ent(text, "ليبيا", "GPE"),
+    ]
+    got = RelationExtractor(classifier=None).extract(text, ents, explain=True)
+    assert [(r["object"]["text"], r["pattern"].split("/")[0]) for r in got if r["predicate"] == "currency_of"] == [
+        ("ليبيا", "nested")
+    ]
+
+
+def test_heading_an_organisation_after_it_takes_the_organisation_not_its_city() -> None:
+    text = "يتخذ البنك العربي من مدينة عمان مقرا له، ويرأسه المصرفي سامي عادل منذ عام 2020."
+    ents = [
+        ent(text, "البنك العربي", "ORG"),
+        ent(text, "مدينة عمان", "GPE"),
+        ent(text, "المصرفي", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "عام 2020", "DATE"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("head_of", "سامي عادل", "البنك العربي") in got
+    assert ("head_of", "سامي عادل", "مدينة عمان") not in got

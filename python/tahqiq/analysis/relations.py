@@ -783,6 +783,8 @@ class RelationExtractor:
         if t.site != "between" or t.order != "so" or not t.words or t.topic:
             return False
         inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
+        if not inner:
+            return False
         tail = loose_words[max(e.last for e in inner) : b.first]
         words = t.words
         if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
