@@ -828,3 +828,41 @@ def test_heading_an_organisation_after_it_takes_the_organisation_not_its_city() 
     got = patterns_triples(text, ents)
     assert ("head_of", "سامي عادل", "البنك العربي") in got
     assert ("head_of", "سامي عادل", "مدينة عمان") not in got
+
+
+def test_the_winner_of_an_event_held_in_a_larger_one_took_part_in_the_larger() -> None:
+    text = "حقق العداء سامي عادل ذهبية سباق 800 متر في بطولة العالم لألعاب القوى بطوكيو."
+    ents = [
+        ent(text, "العداء", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "سباق 800 متر", "EVENT"),
+        ent(text, "بطولة العالم لألعاب القوى بطوكيو", "EVENT"),
+        ent(text, "بطوكيو", "GPE"),
+    ]
+    got = RelationExtractor(classifier=None).extract(text, ents, explain=True)
+    found = {(r["predicate"], r["subject"]["text"], r["object"]["text"]): r["pattern"] for r in got}
+    assert ("won", "سامي عادل", "سباق 800 متر") in found
+    assert found[("participant_in", "سامي عادل", "بطولة العالم لألعاب القوى بطوكيو")].endswith("+in")
+
+
+def test_a_town_in_a_larger_place_and_a_body_headed_after_a_title() -> None:
+    text = "وصل الوفد إلى قرية عين كارم في محافظة القدس، برئاسة الوزير سامي عادل من نقابة المهندسين."
+    ents = [
+        ent(text, "قرية عين كارم", "GPE"),
+        ent(text, "محافظة القدس", "GPE"),
+        ent(text, "الوزير", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "نقابة المهندسين", "ORG"),
+    ]
+    assert ("part_of", "قرية عين كارم", "محافظة القدس") in patterns_triples(text, ents)
+    text = "أطلقت جمعية البنوك، برئاسة المصرفي سامي عادل، جائزة جديدة، فيما تولت سلمى نصر رئاسة نقابة المهندسين."
+    ents = [
+        ent(text, "جمعية البنوك", "ORG"),
+        ent(text, "المصرفي", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "نقابة المهندسين", "ORG"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("head_of", "سامي عادل", "جمعية البنوك") in got
+    assert ("head_of", "سلمى نصر", "نقابة المهندسين") in got

@@ -32,6 +32,7 @@ the words between may also be read past a clause set off by two commas right aft
 ``between`` trigger standing right before the object, after every entity between, is the object's even when a
 nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). A trigger before two conjuncts relates each
 of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى).
+Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger.
 A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
@@ -710,6 +711,7 @@ class RelationExtractor:
         judged = set(best)
         self._honorific_posts(ents, loose_words, best)
         self._coordinated(args, loose_words, best, ents)
+        self._won_at(args, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
         for (sk, ok), (conf, p, source) in best.items():
@@ -827,6 +829,28 @@ class RelationExtractor:
             if courtesy and len(courtesy) < len(keys):
                 for k in courtesy:
                     best.pop(k, None)
+
+    def _won_at(self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]) -> None:
+        """Who won an event, prize or race held in a larger event took part in that one (حقق سفيان البقالي ذهبية
+        سباق 3000 متر موانع في دورة الألعاب الأولمبية بباريس; نالت … جائزة العين الذهبية في مهرجان كان)."""
+        p = self.by_name.get("participant_in")
+        if p is None:
+            return
+        by_key = {(e.start, e.end, e.type): e for e in args}
+        for key, (conf, won, source) in list(best.items()):
+            prize = by_key.get(key[1])
+            winner = by_key.get(key[0])
+            if won.name != "won" or prize is None or winner is None:
+                continue
+            for e in args:
+                if e.type != "EVENT" or e is prize:
+                    continue
+                attached = e.first == prize.last and _object_preposition(loose_words[e.first]) == "في"
+                if not attached and not (e.first == prize.last + 1 and loose_words[prize.last] == "في"):
+                    continue
+                new = ((winner.start, winner.end, winner.type), (e.start, e.end, e.type))
+                if p.allows(winner.type, e.type) and new not in best and (new[1], new[0]) not in best:
+                    best[new] = (conf * 0.9, p, source.split("+")[0] + "+in")
 
     def _coordinated(
         self,
