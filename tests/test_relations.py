@@ -866,3 +866,16 @@ def test_a_town_in_a_larger_place_and_a_body_headed_after_a_title() -> None:
     got = patterns_triples(text, ents)
     assert ("head_of", "سامي عادل", "جمعية البنوك") in got
     assert ("head_of", "سلمى نصر", "نقابة المهندسين") in got
+
+
+def test_a_relation_read_off_a_name_does_not_carry_over_to_conjuncts() -> None:
+    text = "تستخدم البرازيل وأنغولا لغة واحدة، وتعتمد البرازيل الريال البرازيلي عملة."
+    ents = [
+        ent(text, "البرازيل", "GPE"),
+        ent(text, "وأنغولا", "GPE"),
+        ent(text, "البرازيل", "GPE", 1),
+        ent(text, "الريال البرازيلي", "CURR"),
+        ent(text, "البرازيلي", "NORP"),
+    ]
+    got = {(r[0], r[2]) for r in patterns_triples(text, ents) if r[0] == "currency_of"}
+    assert got == {("currency_of", "البرازيل")}

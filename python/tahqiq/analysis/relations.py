@@ -869,8 +869,8 @@ class RelationExtractor:
         todo = list(best.items())
         while todo:
             key, (conf, p, source) = todo.pop()
-            if p.functional:
-                continue
+            if p.functional or source.startswith("nested/"):
+                continue  # … nor does one read off a name (الريال البرازيلي names البرازيل, not its conjuncts)
             for side in (0, 1):
                 first = by_key.get(key[side])
                 if first is None:
