@@ -36,6 +36,11 @@ F1_DEV_MORE_SYSTEM_ENTITIES = 0.80
 # 0.75 with gold entities, 0.54 end to end; after the fixes they led to 0.79 and 0.66, the NER layer fit on them)
 F1_DEV_NEWS = 0.75
 F1_DEV_NEWS_SYSTEM_ENTITIES = 0.62
+# relations_dev_news (ids 342-419, written for relation recall; the recognizer's learned layer never trains on it):
+# first measured (ids 342-399) 0.71 with gold entities, 0.54 end to end; now, the patterns fit on them, 0.79 and
+# 0.58 (the classifier in sample); ids 400-419, measured once before being used, 0.71 and 0.55
+F1_RECALL_SET = 0.76
+F1_RECALL_SET_SYSTEM_ENTITIES = 0.55
 
 
 def ent(text: str, frag: str, type_: str, nth: int = 0) -> dict[str, object]:
@@ -879,3 +884,14 @@ def test_a_relation_read_off_a_name_does_not_carry_over_to_conjuncts() -> None:
     ]
     got = {(r[0], r[2]) for r in patterns_triples(text, ents) if r[0] == "currency_of"}
     assert got == {("currency_of", "البرازيل")}
+
+
+def test_report_on_the_recall_development_set() -> None:
+    rows = read_gold(GOLD / "relations_dev_news.jsonl")
+    report = relations_report(EXTRACTOR, rows)
+    assert report["n"] == 78
+    assert report["micro"]["f1"] >= F1_RECALL_SET, report["micro"]
+    from tahqiq.analysis.ner import Recognizer
+
+    end_to_end = relations_report(EXTRACTOR, rows, recognize=Recognizer().recognize)
+    assert end_to_end["micro"]["f1"] >= F1_RECALL_SET_SYSTEM_ENTITIES, end_to_end["micro"]
