@@ -40,8 +40,8 @@ the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a
 ``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
 ``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
 tests/gold/relations_dev.jsonl, relations_dev_more.jsonl and relations_dev_news.jsonl (development sentences
-written for it) and gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false
-positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
+written for it) and gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's
+true and false positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
 predicate's ``precision`` unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and
 ``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
 script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
