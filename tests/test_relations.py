@@ -895,3 +895,16 @@ def test_report_on_the_recall_development_set() -> None:
 
     end_to_end = relations_report(EXTRACTOR, rows, recognize=Recognizer().recognize)
     assert end_to_end["micro"]["f1"] >= F1_RECALL_SET_SYSTEM_ENTITIES, end_to_end["micro"]
+
+
+def test_taking_part_stated_after_the_event_with_its_pronoun() -> None:
+    text = "نظمت وزارة الثقافة معرض الكتاب الدولي بين 10 و20 أيار، وشاركت فيه دار النشر العربية."
+    ents = [
+        ent(text, "وزارة الثقافة", "ORG"),
+        ent(text, "معرض الكتاب الدولي", "EVENT"),
+        ent(text, "بين 10 و20 أيار", "DATE"),
+        ent(text, "دار النشر العربية", "ORG"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "دار النشر العربية", "معرض الكتاب الدولي") in got
+    assert ("announced_by", "معرض الكتاب الدولي", "وزارة الثقافة") in got
