@@ -36,6 +36,11 @@ F1_DEV_MORE_SYSTEM_ENTITIES = 0.80
 # 0.75 with gold entities, 0.54 end to end; after the fixes they led to 0.79 and 0.66, the NER layer fit on them)
 F1_DEV_NEWS = 0.75
 F1_DEV_NEWS_SYSTEM_ENTITIES = 0.62
+# relations_dev_news (ids 342-419, written for relation recall; the recognizer's learned layer never trains on it):
+# first measured (ids 342-399) 0.71 with gold entities, 0.54 end to end; now, the patterns fit on them, 0.79 and
+# 0.58 (the classifier in sample); ids 400-419, measured once before being used, 0.71 and 0.55
+F1_RECALL_SET = 0.76
+F1_RECALL_SET_SYSTEM_ENTITIES = 0.55
 
 
 def ent(text: str, frag: str, type_: str, nth: int = 0) -> dict[str, object]:
@@ -240,14 +245,32 @@ def test_dev_gold_is_well_formed() -> None:
 
 def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
     module = load_script("relations_dev")
-    built = module.build(module.SOURCE.read_text(encoding="utf-8"))
-    assert built == read_gold(GOLD / "relations_dev_more.jsonl")
-    for item in built:
-        for e in item["entities"]:
-            assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
-        for r in item["relations"]:
-            p = EXTRACTOR.by_name[r["predicate"]]
-            assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+    assert [t.name for _, t, _ in module.SETS] == ["relations_dev_more.jsonl", "relations_dev_news.jsonl"]
+    for source, target, first in module.SETS:
+        built = module.build(source.read_text(encoding="utf-8"), first)
+        assert built == read_gold(target)
+        assert built[0]["id"] == first
+        for item in built:
+            for e in item["entities"]:
+                assert item["text"][e["start"] : e["end"]] == e["text"] and e["type"] in ENTITY_TYPES
+            for r in item["relations"]:
+                p = EXTRACTOR.by_name[r["predicate"]]
+                assert r["subject"]["type"] in p.domain and r["object"]["type"] in p.range
+
+
+def test_news_dev_set_covers_every_predicate_and_continues_the_numbering() -> None:
+    # relations_dev_news: ids 342-419, every predicate of the inventory stated among ids 342-399
+    rows = read_gold(GOLD / "relations_dev_news.jsonl")
+    assert [r["id"] for r in rows] == list(range(342, 420))
+    stated = {x["predicate"] for r in rows if r["id"] <= 399 for x in r["relations"]}
+    assert stated == set(EXTRACTOR.by_name)
+    assert {r["text"] for r in rows}.isdisjoint(r["text"] for r in read_gold(GOLD / "relations_dev_more.jsonl"))
+
+
+def test_build_skips_comment_blocks() -> None:
+    module = load_script("relations_dev")
+    built = module.build("# a header\n# more\n\nزار محمد عمان.\nPERS محمد\nGPE عمان\nvisits محمد => عمان\n", 5)
+    assert [(b["id"], b["text"], len(b["relations"])) for b in built] == [(5, "زار محمد عمان.", 1)]
 
 
 def test_report_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -670,3 +693,218 @@ def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:
     ents = [ent(text, "سامي نصر", "PERS"), ent(text, "حلب", "GPE"), ent(text, "عام 1950", "DATE")]
     got = patterns_triples(text, ents)
     assert ("birth_place", "سامي نصر", "حلب") in got and ("birth_date", "سامي نصر", "عام 1950") in got
+
+
+# relation recall (relations_dev_news ids 342-399): pairs far apart across a clause, conjuncts named with titles
+def test_a_clause_between_commas_after_the_subject_is_skipped() -> None:
+    text = "أطلقت شركة نجمة، التي أسسها سامر علي عام 2001 في عمان، هاتفها زيتون 5 في الأسواق."
+    ents = [
+        ent(text, "شركة نجمة", "ORG"),
+        ent(text, "سامر علي", "PERS"),
+        ent(text, "عام 2001", "DATE"),
+        ent(text, "عمان", "GPE"),
+        ent(text, "زيتون 5", "PRODUCT"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("produces", "شركة نجمة", "زيتون 5") in got
+    assert ("founder_of", "سامر علي", "شركة نجمة") in got
+    # without the second comma there is no clause to skip: the product is too far for the verb before the subject
+    text = "أطلقت شركة نجمة، التي أسسها سامر علي عام 2001 في عمان هاتفها زيتون 5 في الأسواق."
+    ents = [
+        {**e, "start": text.index(str(e["text"])), "end": text.index(str(e["text"])) + len(str(e["text"]))}
+        for e in ents
+    ]
+    assert ("produces", "شركة نجمة", "زيتون 5") not in patterns_triples(text, ents)
+
+
+def test_a_person_coordinated_by_the_title_before_the_name_shares_the_relation_not_the_title() -> None:
+    text = "استقبل الرئيس سامي عادل رئيس الوزراء كمال حداد ووزير المالية رامي نصر."
+    ents = [
+        ent(text, "الرئيس", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "رئيس الوزراء", "OCC"),
+        ent(text, "كمال حداد", "PERS"),
+        ent(text, "ووزير المالية", "OCC"),
+        ent(text, "رامي نصر", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert {("meets", "سامي عادل", "كمال حداد"), ("meets", "سامي عادل", "رامي نصر")} <= got
+    assert ("holds_position", "رامي نصر", "ووزير المالية") in got
+    assert ("holds_position", "كمال حداد", "ووزير المالية") not in got
+    assert ("holds_position", "رامي نصر", "رئيس الوزراء") not in got
+
+
+def test_conjuncts_after_a_verb_share_its_object_and_are_not_related_to_each_other() -> None:
+    text = "التقى الرئيس سامي عادل والمستشار كمال حداد ورئيس الوزراء رامي نصر في برلين الوزير فادي سليم."
+    ents = [
+        ent(text, "الرئيس", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "والمستشار", "OCC"),
+        ent(text, "كمال حداد", "PERS"),
+        ent(text, "ورئيس الوزراء", "OCC"),
+        ent(text, "رامي نصر", "PERS"),
+        ent(text, "برلين", "GPE"),
+        ent(text, "الوزير", "OCC"),
+        ent(text, "فادي سليم", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    for name in ("سامي عادل", "كمال حداد", "رامي نصر"):
+        assert ("meets", name, "فادي سليم") in got
+    assert not {("meets", "سامي عادل", "كمال حداد"), ("meets", "كمال حداد", "رامي نصر")} & got
+
+
+def test_children_after_a_dual_kinship_noun_are_the_parent_s_and_each_other_s_siblings() -> None:
+    text = "تزوج الممثل سامي عادل من رنا خوري وأنجب منها ابنتيه ليلى وسلمى."
+    ents = [
+        ent(text, "الممثل", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "رنا خوري", "PERS"),
+        ent(text, "ليلى", "PERS"),
+        ent(text, "وسلمى", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert {("parent_of", "رنا خوري", "ليلى"), ("parent_of", "رنا خوري", "وسلمى")} <= got
+    assert ("sibling_of", "ليلى", "وسلمى") in got
+
+
+def test_a_trigger_after_every_nearer_place_relates_the_far_subject() -> None:
+    # ولدت … في مدينة …، وتقيم في دبي: the nearer city cannot be تقيم في's object, دبي is
+    text = "ولدت الكاتبة سلمى نصر في مدينة صفاقس يوم 3 آذار 1990، وتقيم في دبي."
+    ents = [
+        ent(text, "الكاتبة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "مدينة صفاقس", "GPE"),
+        ent(text, "يوم 3 آذار 1990", "DATE"),
+        ent(text, "دبي", "GPE"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("residence", "سلمى نصر", "دبي") in got
+    assert ("residence", "سلمى نصر", "مدينة صفاقس") not in got
+    # a trigger before the nearer place still gives way to it
+    text = "تقيم الكاتبة سلمى نصر في مدينة صفاقس منذ عام 1990 قرب دبي."
+    ents = [
+        ent(text, "الكاتبة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "مدينة صفاقس", "GPE"),
+        ent(text, "عام 1990", "DATE"),
+        ent(text, "دبي", "GPE"),
+    ]
+    assert ("residence", "سلمى نصر", "دبي") not in patterns_triples(text, ents)
+
+
+def test_a_person_inside_the_skipped_clause_is_no_nearer_subject() -> None:
+    # ماهرانغ …، ابنة الزعيم عبد الغفار …، بعد مشاركتها في المسيرة: the clause's person does not take the trigger
+    text = "اعتقلت الشرطة الناشطة سلمى نصر، ابنة الزعيم كمال نصر، بعد مشاركتها في مسيرة الكرامة."
+    ents = [
+        ent(text, "الناشطة", "OCC"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "الزعيم", "OCC"),
+        ent(text, "كمال نصر", "PERS"),
+        ent(text, "مسيرة الكرامة", "EVENT"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "سلمى نصر", "مسيرة الكرامة") in got
+    assert ("parent_of", "كمال نصر", "سلمى نصر") in got
+
+
+def test_a_currency_named_with_a_state_s_nisba_is_that_state_s() -> None:
+    text = "يعتمد البلد الدينار الليبي عملة رسمية، وفق المصرف المركزي في ليبيا."
+    ents = [
+        ent(text, "الدينار الليبي", "CURR"),
+        ent(text, "الليبي", "NORP"),
+        ent(text, "المصرف المركزي", "ORG"),
+        ent(text, "ليبيا", "GPE"),
+    ]
+    got = RelationExtractor(classifier=None).extract(text, ents, explain=True)
+    assert [(r["object"]["text"], r["pattern"].split("/")[0]) for r in got if r["predicate"] == "currency_of"] == [
+        ("ليبيا", "nested")
+    ]
+
+
+def test_heading_an_organisation_after_it_takes_the_organisation_not_its_city() -> None:
+    text = "يتخذ البنك العربي من مدينة عمان مقرا له، ويرأسه المصرفي سامي عادل منذ عام 2020."
+    ents = [
+        ent(text, "البنك العربي", "ORG"),
+        ent(text, "مدينة عمان", "GPE"),
+        ent(text, "المصرفي", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "عام 2020", "DATE"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("head_of", "سامي عادل", "البنك العربي") in got
+    assert ("head_of", "سامي عادل", "مدينة عمان") not in got
+
+
+def test_the_winner_of_an_event_held_in_a_larger_one_took_part_in_the_larger() -> None:
+    text = "حقق العداء سامي عادل ذهبية سباق 800 متر في بطولة العالم لألعاب القوى بطوكيو."
+    ents = [
+        ent(text, "العداء", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "سباق 800 متر", "EVENT"),
+        ent(text, "بطولة العالم لألعاب القوى بطوكيو", "EVENT"),
+        ent(text, "بطوكيو", "GPE"),
+    ]
+    got = RelationExtractor(classifier=None).extract(text, ents, explain=True)
+    found = {(r["predicate"], r["subject"]["text"], r["object"]["text"]): r["pattern"] for r in got}
+    assert ("won", "سامي عادل", "سباق 800 متر") in found
+    assert found[("participant_in", "سامي عادل", "بطولة العالم لألعاب القوى بطوكيو")].endswith("+in")
+
+
+def test_a_town_in_a_larger_place_and_a_body_headed_after_a_title() -> None:
+    text = "وصل الوفد إلى قرية عين كارم في محافظة القدس، برئاسة الوزير سامي عادل من نقابة المهندسين."
+    ents = [
+        ent(text, "قرية عين كارم", "GPE"),
+        ent(text, "محافظة القدس", "GPE"),
+        ent(text, "الوزير", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "نقابة المهندسين", "ORG"),
+    ]
+    assert ("part_of", "قرية عين كارم", "محافظة القدس") in patterns_triples(text, ents)
+    text = "أطلقت جمعية البنوك، برئاسة المصرفي سامي عادل، جائزة جديدة، فيما تولت سلمى نصر رئاسة نقابة المهندسين."
+    ents = [
+        ent(text, "جمعية البنوك", "ORG"),
+        ent(text, "المصرفي", "OCC"),
+        ent(text, "سامي عادل", "PERS"),
+        ent(text, "سلمى نصر", "PERS"),
+        ent(text, "نقابة المهندسين", "ORG"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("head_of", "سامي عادل", "جمعية البنوك") in got
+    assert ("head_of", "سلمى نصر", "نقابة المهندسين") in got
+
+
+def test_a_relation_read_off_a_name_does_not_carry_over_to_conjuncts() -> None:
+    text = "تستخدم البرازيل وأنغولا لغة واحدة، وتعتمد البرازيل الريال البرازيلي عملة."
+    ents = [
+        ent(text, "البرازيل", "GPE"),
+        ent(text, "وأنغولا", "GPE"),
+        ent(text, "البرازيل", "GPE", 1),
+        ent(text, "الريال البرازيلي", "CURR"),
+        ent(text, "البرازيلي", "NORP"),
+    ]
+    got = {(r[0], r[2]) for r in patterns_triples(text, ents) if r[0] == "currency_of"}
+    assert got == {("currency_of", "البرازيل")}
+
+
+def test_report_on_the_recall_development_set() -> None:
+    rows = read_gold(GOLD / "relations_dev_news.jsonl")
+    report = relations_report(EXTRACTOR, rows)
+    assert report["n"] == 78
+    assert report["micro"]["f1"] >= F1_RECALL_SET, report["micro"]
+    from tahqiq.analysis.ner import Recognizer
+
+    end_to_end = relations_report(EXTRACTOR, rows, recognize=Recognizer().recognize)
+    assert end_to_end["micro"]["f1"] >= F1_RECALL_SET_SYSTEM_ENTITIES, end_to_end["micro"]
+
+
+def test_taking_part_stated_after_the_event_with_its_pronoun() -> None:
+    text = "نظمت وزارة الثقافة معرض الكتاب الدولي بين 10 و20 أيار، وشاركت فيه دار النشر العربية."
+    ents = [
+        ent(text, "وزارة الثقافة", "ORG"),
+        ent(text, "معرض الكتاب الدولي", "EVENT"),
+        ent(text, "بين 10 و20 أيار", "DATE"),
+        ent(text, "دار النشر العربية", "ORG"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "دار النشر العربية", "معرض الكتاب الدولي") in got
+    assert ("announced_by", "معرض الكتاب الدولي", "وزارة الثقافة") in got

@@ -25,15 +25,23 @@ ta marbuta, which tells والدة (mother of) from والده (his father); num
 after a nearer entity of the subject's type (not coordinated with it, not in a prepositional phrase) is that
 entity's (أن زوجته ناهد ستشارك في …: ناهد takes part).
 A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر …
-وموريتانيا). A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
+وموريتانيا), for a person also by a و on the title before the name (… مودي ووزير الخارجية الهندي جايشانكار), but
+a post, nationality or membership never carries over to a person with a title of their own. Long-distance pairs:
+the words between may also be read past a clause set off by two commas right after the first entity (شركة أبل،
+التي أسسها …، نظارتها …) and past the first entity's conjuncts (التقى A وB وC في كييف D: each meets D), and a
+``between`` trigger standing right before the object, after every entity between, is the object's even when a
+nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). A trigger before two conjuncts relates each
+of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى).
+Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger.
+A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
 the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance (none for a
 ``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
 ``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
-tests/gold/relations_dev.jsonl, tests/gold/relations_dev_more.jsonl (development sentences written for it) and
-gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's true and false
-positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
+tests/gold/relations_dev.jsonl, relations_dev_more.jsonl and relations_dev_news.jsonl (development sentences
+written for it) and gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's
+true and false positives and stores ``(tp + 1) / (tp + fp + 2)`` (add-one smoothing), or the pattern's ``prior`` (the
 predicate's ``precision`` unless the trigger has its own) when it fired fewer than 3 times; ``tp``, ``fp`` and
 ``prior`` are kept next to it. A trigger without a ``precision`` falls back to its predicate's prior. Re-run the
 script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
@@ -53,6 +61,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
+from itertools import product
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from tahqiq.core import normalize, scan
@@ -104,6 +113,11 @@ _NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", 
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
 # a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
 _SPLIT_AT: Final = frozenset(_loose(w) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
+_COMMAS: Final = frozenset("،,")
+# what a title before a person's name says of that person alone: no carrying over to them from a conjunct
+_OWN_TITLE: Final = frozenset({"holds_position", "nationality", "employee_of", "member_of", "head_of"})
+# the longest clause between two commas that a pair's words may skip (a relative clause or an apposition)
+PARENTHETICAL: Final = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +137,9 @@ class Trigger:
     # the subject holds no nisba: an organisation named with its country's (أرامكو السعودية في عمان) acts in the
     # city after في rather than sitting there
     plain_subject: bool = False
+    # a ``before`` trigger relating two conjuncts to each other (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى);
+    # other triggers before two conjuncts say something of each of them, nothing of one to the other
+    conjuncts: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +227,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
                 _words(t.get("not_object_heads", "")),
                 bool(t.get("topic", False)),
                 bool(t.get("plain_subject", False)),
+                bool(t.get("conjuncts", False)),
             )
             for t in p["triggers"]
         )
@@ -492,9 +510,15 @@ class RelationExtractor:
         gap: int,
         loose_words: list[str],
         courtesy: frozenset[int] = frozenset(),
+        *,
+        coordinated: bool = False,
     ) -> bool:
         if t.site == "before":
             limit = BEFORE_WINDOW if t.max_gap is None else t.max_gap
+            # a verb before two conjuncts is said of both, not of one to the other (unless the trigger is one
+            # relating conjuncts: الحدود بين الأردن والعراق, ابنتيه ليلى وسلمى)
+            if coordinated and not t.conjuncts:
+                return False
             return gap <= limit and bool(t.words) and _contains(before, t.words)
         words = t.words
         if not words:
@@ -506,8 +530,8 @@ class RelationExtractor:
                 between = [*between, words[-1]]
         if _contains(between, words):
             return True
-        if t.order != "so" or not words:
-            return False
+        if t.order != "so" or not words or coordinated:
+            return False  # a verb before two conjuncts is said of both, not of one to the other
         # verb-first sentences: the trigger stands before the subject, or its verb does and its preposition
         # stands between (ولد الشاعر محمود درويش في البروة)
         if gap <= 1 and _contains(before, words):
@@ -520,19 +544,61 @@ class RelationExtractor:
     def prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[_Ent], list[_Ent], list[str]]:
         """The sentence's entities, those of them that are no part of a name (the arguments) and its loosely
         normalised words (numbers are words too: an entity may be one, DATE 2026 inside كأس العالم 2026)."""
-        tokens = [t for t in scan(text) if t.kind in ("word", "number")]
+        ents, args, words, _ = self._prepare(text, entities)
+        return ents, args, words
+
+    def _prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[_Ent], list[_Ent], list[str], frozenset[int]]:
+        """``prepare``'s answer and the indices of the words a comma stands right before."""
+        tokens = []
+        commas: set[int] = set()
+        for t in scan(text):
+            if t.kind in ("word", "number"):
+                tokens.append(t)
+            elif t.text in _COMMAS:
+                commas.add(len(tokens))
         ents = self._entities(text, entities, [(t.start, t.end) for t in tokens])
         args = [e for e in ents if not self._name_part(e, ents)]
-        return ents, args, [_loose(t.text) for t in tokens]
+        return ents, args, [_loose(t.text) for t in tokens], frozenset(commas)
+
+    @staticmethod
+    def _parenthetical(a: _Ent, b: _Ent, commas: frozenset[int], ents: list[_Ent]) -> int | None:
+        """Where the words after ``a`` go on once a clause set off by two commas right after it is skipped
+        (شركة أبل، التي أسسها ستيف جوبز عام 1976، نظارتها …; ومقرها الدار البيضاء، أنها …): the index of the
+        first word after the second comma, when it lies before ``b`` and the clause is short; None otherwise."""
+        if a.last not in commas:
+            return None
+        for j in range(a.last + 1, min(b.first, a.last + PARENTHETICAL) + 1):
+            if j in commas:
+                # an entity running across the comma is no clause boundary
+                if j == b.first or any(e.first < j < e.last for e in ents):
+                    return None
+                return j
+        return None
 
     def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
         """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
         as the calibration counts them."""
-        ents, args, loose_words = self.prepare(text, entities)
+        ents, args, loose_words, commas = self._prepare(text, entities)
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         leads = {id(e): self._lead(e, ents) for e in args}
+        # each argument's conjuncts: the entities of its type coordinated right after it by و (on a person's
+        # title when it has one: … ماكرون والمستشار الألماني فريدريش ميرتس ورئيس الوزراء البريطاني كير ستارمر)
+        conjuncts: dict[int, list[_Ent]] = {}
+        for a in reversed(args):
+            nxt = next(
+                (
+                    e
+                    for e in args
+                    if e.type == a.type
+                    and leads[id(e)] == a.last
+                    and loose_words[leads[id(e)]].startswith("و")
+                    and loose_words[leads[id(e)]] not in ("وزير", "وزيرة")
+                ),
+                None,
+            )
+            conjuncts[id(a)] = [] if nxt is None else [nxt, *conjuncts.get(id(nxt), [])]
         # a trigger whose first word occurs nowhere in the sentence matches no pair (a preposition may be an
         # entity's clitic, بالرباط, so it is always looked for pair by pair)
         forms = _match_forms(loose_words)
@@ -549,29 +615,28 @@ class RelationExtractor:
             for b in args:
                 if a is b or not (a.end <= b.start) or a.last > b.first:
                     continue
-                # entities between the two count as one word each: an interposed date or place is one phrase
-                inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
-                outermost = [
-                    e for e in inner if not any(f is not e and f.first <= e.first and e.last <= f.last for f in inner)
-                ]
-                covered = {i for e in outermost for i in range(e.first, e.last)}
-                # … and a courtesy title none (نائب رئيس الوزراء الشيخ فهد اليوسف)
-                phrases = sum(1 for e in outermost if not self._honorific(e, loose_words))
-                gap = b.first - a.last - len(covered) + phrases
-                if gap > widest:
+                # the words between as they stand, and past a clause set off by commas right after the first
+                # entity (a relative clause or an apposition: its words and entities are not the pair's)
+                views = [self._view(a, b, a.last, ents, loose_words)]
+                skip = self._parenthetical(a, b, commas, ents)
+                if skip is not None:
+                    views.append(self._view(a, b, skip, ents, loose_words))
+                # … and past the first's conjuncts: they share what is said of it (التقى A وB وC في كييف D)
+                conj = conjuncts[id(a)]
+                if conj and conj[-1].last <= b.first and b not in conj:
+                    views.append(self._view(a, b, conj[-1].last, ents, loose_words))
+                coordinated = b in conj
+                views = [v for v in views if v[0] <= widest]
+                if not views:
                     continue
-                between = loose_words[a.last : b.first]
-                courtesy = frozenset(
-                    i for e in outermost if self._honorific(e, loose_words) for i in range(e.first, e.last)
-                )
-                inside = {e.type for e in inner if not self._name_part(e, ents)}
                 lead = leads[id(a)]
                 # a trigger before the first entity does not reach past another one of its type (تحد عمان
                 # الإمارات …: تحد is عمان's), but past others (أسس محمد العلي شركة الأفق عام 2010)
                 fence = max([0, *(e.last for e in ents if e.last <= lead and e.type == a.type)])
                 # … nor into the subject's own title (رئيس بلدية الخليل تيسير …: رئيس is no trigger here)
                 before = loose_words[max(fence, lead - BEFORE_WINDOW) : lead]
-                for p, triggers in zip(self.predicates, live, strict=True):
+                per_predicate = zip(self.predicates, live, strict=True)
+                for (p, triggers), (gap, between, courtesy, inside) in product(per_predicate, views):
                     for ti, t in triggers:
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
@@ -602,15 +667,19 @@ class RelationExtractor:
                             far = a
                             if any(e.type == far.type and e.start < far.start for e in args):
                                 continue
-                        elif inside & (p.range if t.order == "so" else p.domain):
+                        elif inside & (p.range if t.order == "so" else p.domain) and not self._past_fillers(
+                            t, a, b, ents, loose_words
+                        ):
                             continue  # a nearer entity could fill the far slot: it is the one related
-                        if not self._trigger_site_ok(t, a, b, between, before, gap, loose_words, courtesy):
+                        if not self._trigger_site_ok(
+                            t, a, b, between, before, gap, loose_words, courtesy, coordinated=coordinated
+                        ):
                             continue
                         if (
                             t.site == "between"
                             and t.order == "so"
                             and t.words
-                            and self._nearer_subject(t, a, b, ents, loose_words)
+                            and self._nearer_subject(t, a, b, ents, loose_words, b.first - len(between))
                         ):
                             continue
                         if not t.words and gap == 0 and p.name == "holds_position" and t.order == "so":
@@ -641,7 +710,8 @@ class RelationExtractor:
         # pairs the patterns judged (a courtesy title dropped below included): the classifier leaves them alone
         judged = set(best)
         self._honorific_posts(ents, loose_words, best)
-        self._coordinated(args, loose_words, best)
+        self._coordinated(args, loose_words, best, ents)
+        self._won_at(args, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
         for (sk, ok), (conf, p, source) in best.items():
@@ -685,6 +755,22 @@ class RelationExtractor:
             out.append(r)
         return out
 
+    def _view(
+        self, a: _Ent, b: _Ent, start: int, ents: list[_Ent], loose_words: list[str]
+    ) -> tuple[int, list[str], frozenset[int], set[str]]:
+        """The pair's distance, words between, courtesy-title word indices and the types of the argument entities
+        between, reading the words from ``start`` (``a.last``, or past a parenthetical clause) to ``b``."""
+        # entities between the two count as one word each: an interposed date or place is one phrase
+        inner = [e for e in ents if start <= e.first and e.last <= b.first]
+        outermost = [e for e in inner if not any(f is not e and f.first <= e.first and e.last <= f.last for f in inner)]
+        covered = {i for e in outermost for i in range(e.first, e.last)}
+        # … and a courtesy title none (نائب رئيس الوزراء الشيخ فهد اليوسف)
+        phrases = sum(1 for e in outermost if not self._honorific(e, loose_words))
+        gap = b.first - start - len(covered) + phrases
+        courtesy = frozenset(i for e in outermost if self._honorific(e, loose_words) for i in range(e.first, e.last))
+        inside = {e.type for e in inner if not self._name_part(e, ents)}
+        return gap, loose_words[start : b.first], courtesy, inside
+
     @staticmethod
     def _other_state(subject: _Ent, state: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
         """Whether ``subject`` holds a nisba (a NORP inside its name) that does not name ``state``."""
@@ -692,11 +778,31 @@ class RelationExtractor:
         state_words = loose_words[state.first : state.last]
         return bool(nisbas) and not any(_nisba_names(loose_words[n.first : n.last], state_words) for n in nisbas)
 
-    def _nearer_subject(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
-        """Whether an entity of the subject's type stands between the subject and the trigger: the trigger is
-        that one's (… أن زوجته ناهد شعبان ستشارك في المعرض: ناهد takes part, not the one before her)."""
+    def _past_fillers(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
+        """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
+        object's slot among them), right before the object, so that none of them can be its object (ولدت … في
+        مدينة قصر هلال …، وتقيم في دبي: تقيم في is دبي's, not the city's before it)."""
+        if t.site != "between" or t.order != "so" or not t.words or t.topic:
+            return False
+        inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
+        if not inner:
+            return False
+        tail = loose_words[max(e.last for e in inner) : b.first]
+        words = t.words
+        if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
+            tail = [*tail, words[-1]]  # the preposition is the object's clitic (… وتقيم بالرباط)
+        # the trigger ends the words before the object: nothing of the sentence's own stands between them
+        return len(tail) <= len(words) + 1 and _contains(tail, words)
+
+    def _nearer_subject(
+        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], start: int | None = None
+    ) -> bool:
+        """Whether an entity of the subject's type stands between the subject (or ``start``, where the words
+        read begin past a parenthetical clause or the subject's conjuncts) and the trigger: the trigger is that
+        one's (… أن زوجته ناهد شعبان ستشارك في المعرض: ناهد takes part, not the one before her)."""
+        start = a.last if start is None else start
         for e in ents:
-            if e.type != a.type or e.first < a.last or e.last > b.first or self._name_part(e, ents):
+            if e.type != a.type or e.first < start or e.last > b.first or self._name_part(e, ents):
                 continue
             if loose_words[e.first].startswith("و") and e.first - a.last <= 1:
                 continue  # coordinated with the subject: the trigger is both's (الفرنسية والإنجليزية لغتان …)
@@ -724,27 +830,64 @@ class RelationExtractor:
                 for k in courtesy:
                     best.pop(k, None)
 
+    def _won_at(self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]) -> None:
+        """Who won an event, prize or race held in a larger event took part in that one (حقق سفيان البقالي ذهبية
+        سباق 3000 متر موانع في دورة الألعاب الأولمبية بباريس; نالت … جائزة العين الذهبية في مهرجان كان)."""
+        p = self.by_name.get("participant_in")
+        if p is None:
+            return
+        by_key = {(e.start, e.end, e.type): e for e in args}
+        for key, (conf, won, source) in list(best.items()):
+            prize = by_key.get(key[1])
+            winner = by_key.get(key[0])
+            if won.name != "won" or prize is None or winner is None:
+                continue
+            for e in args:
+                if e.type != "EVENT" or e is prize:
+                    continue
+                attached = e.first == prize.last and _object_preposition(loose_words[e.first]) == "في"
+                if not attached and not (e.first == prize.last + 1 and loose_words[prize.last] == "في"):
+                    continue
+                new = ((winner.start, winner.end, winner.type), (e.start, e.end, e.type))
+                if p.allows(winner.type, e.type) and new not in best and (new[1], new[0]) not in best:
+                    best[new] = (conf * 0.9, p, source.split("+")[0] + "+in")
+
     def _coordinated(
-        self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
+        self,
+        args: list[_Ent],
+        loose_words: list[str],
+        best: dict[_Key, tuple[float, Predicate, str]],
+        ents: list[_Ent] | None = None,
     ) -> None:
         """A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر
         من الشرق وموريتانيا من الجنوب; العربية والأمازيغية لغتان رسميتان في الجزائر), the same type, at most
-        three words after it, with no entity of that type in between."""
+        three words after it, with no entity of that type in between. A person's و may stand on the title before
+        the name (استقبل … ناريندرا مودي ووزير الخارجية الهندي سوبرامانيام جايشانكار); a post does not carry over
+        to a title that names its own holder (… مودي ووزير الخارجية … جايشانكار: the title is جايشانكار's)."""
+        ents = args if ents is None else ents
         by_key = {(e.start, e.end, e.type): e for e in args}
         todo = list(best.items())
         while todo:
             key, (conf, p, source) = todo.pop()
-            if p.functional:
-                continue
+            if p.functional or source.startswith("nested/"):
+                continue  # … nor does one read off a name (الريال البرازيلي names البرازيل, not its conjuncts)
             for side in (0, 1):
                 first = by_key.get(key[side])
                 if first is None:
                     continue
                 for e in args:
-                    if e.type != first.type or e.first < first.last or e.first - first.last > 3:
+                    if e.type != first.type or e.first < first.last:
                         continue
-                    if not loose_words[e.first].startswith("و") or loose_words[e.first] in ("وزير", "وزيرة"):
+                    # where the conjunct starts: the titles before a person's name are part of it
+                    start = self._lead(e, ents) if e.type == "PERS" else e.first
+                    if start < first.last or start - first.last > 3:
                         continue
+                    if not loose_words[start].startswith("و") or loose_words[start] in ("وزير", "وزيرة"):
+                        continue
+                    if e.type == "OCC" and any(h.span != key[0][:2] for h in self._title_holders(e, ents, loose_words)):
+                        continue
+                    if start != e.first and p.name in _OWN_TITLE:
+                        continue  # a person named with a title of their own holds that one, not the first's
                     if any(f.type == e.type and first.last <= f.first and f.last <= e.first for f in args):
                         continue
                     other = by_key.get(key[1 - side])
