@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Build and check the blind word-sense test set tests/gold/wsd_test.jsonl from tests/gold/src/wsd_test.txt.
+
+The set was written blind (see the source's header and tests/gold/WSD.md): its author read only the sense
+inventory, never the disambiguator, and never ran it on these sentences. It measures; it must never be used to tune.
+Licence CC BY-SA 4.0.
+
+    python scripts/wsd_gold.py build    # src -> jsonl, then check
+    python scripts/wsd_gold.py check    # check the jsonl only
+
+Source format: `//` comment lines, then one item a line, `lemma | sense id | sentence`, the target word (clitics
+included) in [brackets]. Offsets are code points and must fall on word-token boundaries of the scanner
+(tests/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan). The gloss is copied from the
+inventory, so a sense id the inventory does not hold fails the build. Only the inventory is read here, never the
+disambiguator.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = ROOT / "tests" / "gold"
+SRC = GOLD / "src" / "wsd_test.txt"
+OUT = GOLD / "wsd_test.jsonl"
+CACHE = ROOT / "var" / "cache"
+FIELDS = ("id", "text", "token", "start", "end", "lemma", "expected_sense_id", "expected_gloss")
+MIN_WORDS, MAX_WORDS = 8, 25
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "python"))
+from reference_text import scan_ref  # noqa: E402
+from tahqiq.analysis.wsd import SenseInventory  # noqa: E402
+
+
+def inventory(cache_dir: Path = CACHE) -> SenseInventory:
+    inv = SenseInventory(cache_dir)
+    inv.load()
+    return inv
+
+
+def parse(path: Path = SRC) -> list[tuple[str, str, str, str, int, int]]:
+    """(lemma, sense id, text, token, start, end) for each item line of the source."""
+    items = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("//"):
+            continue
+        lemma, sense_id, marked = (part.strip() for part in line.split(" | "))
+        if marked.count("[") != 1 or marked.count("]") != 1:
+            raise ValueError(f"{path.name}:{n}: mark exactly one target word with [brackets]")
+        start = marked.index("[")
+        end = marked.index("]") - 1
+        text = marked.replace("[", "").replace("]", "")
+        items.append((lemma, sense_id, text, text[start:end], start, end))
+    return items
+
+
+def rows(inv: SenseInventory, path: Path = SRC) -> list[dict[str, Any]]:
+    out = []
+    for i, (lemma, sense_id, text, token, start, end) in enumerate(parse(path), 1):
+        sense = inv.get(sense_id)
+        if sense is None:
+            raise ValueError(f"item {i}: sense id {sense_id} is not in the inventory")
+        out.append(
+            {
+                "id": i,
+                "text": text,
+                "token": token,
+                "start": start,
+                "end": end,
+                "lemma": lemma,
+                "expected_sense_id": sense_id,
+                "expected_gloss": sense.gloss,
+            }
+        )
+    return out
+
+
+def words(text: str) -> int:
+    return sum(1 for w in text.split() if any(c.isalnum() for c in w))
+
+
+def problems(items: list[dict[str, Any]], inv: SenseInventory) -> list[str]:
+    """Everything wrong with the items' shape: fields, offsets, token boundaries, sense ids, glosses, lengths, ids,
+    and lemmas seen in fewer than two senses."""
+    errs: list[str] = []
+    senses: dict[str, set[str]] = {}
+    seen: set[int] = set()
+    for r in items:
+        where = f"item {r.get('id')}"
+        if tuple(r) != FIELDS:
+            errs.append(f"{where}: fields {tuple(r)} are not {FIELDS}")
+            continue
+        if r["id"] in seen:
+            errs.append(f"{where}: duplicate id")
+        seen.add(r["id"])
+        text, start, end = r["text"], r["start"], r["end"]
+        if text[start:end] != r["token"]:
+            errs.append(f"{where}: text[{start}:{end}] is {text[start:end]!r}, not {r['token']!r}")
+        if (r["token"], start, end) not in {(t, s, e) for t, s, e, kind in scan_ref(text) if kind == "word"}:
+            errs.append(f"{where}: {r['token']!r} is not one word token of the scanner")
+        if not MIN_WORDS <= words(text) <= MAX_WORDS:
+            errs.append(f"{where}: {words(text)} words, not {MIN_WORDS}-{MAX_WORDS}")
+        sense = inv.get(r["expected_sense_id"])
+        if sense is None:
+            errs.append(f"{where}: sense id {r['expected_sense_id']} is not in the inventory")
+            continue
+        if sense.gloss != r["expected_gloss"]:
+            errs.append(f"{where}: expected_gloss differs from the inventory's gloss of {sense.sense_id}")
+        if sense not in inv.senses_for(r["lemma"]):
+            errs.append(f"{where}: {sense.sense_id} is not a sense of the lemma {r['lemma']!r}")
+        senses.setdefault(r["lemma"], set()).add(sense.sense_id)
+    errs += [f"lemma {lemma!r}: only one sense over the set" for lemma, ids in senses.items() if len(ids) < 2]
+    return errs
+
+
+def read(path: Path = OUT) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def main(argv: list[str]) -> int:
+    inv = inventory()
+    if argv[:1] == ["build"]:
+        with OUT.open("w", encoding="utf-8") as f:
+            for r in rows(inv):
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    elif argv[:1] != ["check"]:
+        print(__doc__)
+        return 2
+    items = read()
+    errs = problems(items, inv)
+    for e in errs:
+        print(e)
+    lemmas = {r["lemma"] for r in items}
+    senses = {r["expected_sense_id"] for r in items}
+    print(f"{OUT.name}: {len(items)} items, {len(lemmas)} lemmas, {len(senses)} senses, {len(errs)} problems")
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,85 @@
+"""The blind word-sense test set tests/gold/wsd_test.jsonl is well formed (tests/gold/WSD.md, scripts/wsd_gold.py).
+
+Shape only: this file reads the sense inventory and never runs the disambiguator, so the set stays unseen until it
+is scored once on purpose."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from reference_text import scan_ref
+from script_support import load_script
+from tahqiq.analysis.wsd import SenseInventory
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLD = ROOT / "tests" / "gold" / "wsd_test.jsonl"
+FIELDS = ["id", "text", "token", "start", "end", "lemma", "expected_sense_id", "expected_gloss"]
+
+
+@pytest.fixture(scope="module")
+def inventory() -> SenseInventory:
+    inv = SenseInventory(ROOT / "var" / "cache")
+    inv.load()
+    return inv
+
+
+@pytest.fixture(scope="module")
+def items() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_size_and_fields(items: list[dict[str, Any]]) -> None:
+    assert 70 <= len(items) <= 100
+    for item in items:
+        assert list(item) == FIELDS, item.get("id")
+    ids = [item["id"] for item in items]
+    assert len(set(ids)) == len(ids)
+
+
+def test_offsets_give_the_token_on_word_boundaries(items: list[dict[str, Any]]) -> None:
+    for item in items:
+        text, start, end = item["text"], item["start"], item["end"]
+        assert text[start:end] == item["token"], item["id"]
+        words = {(t, s, e) for t, s, e, kind in scan_ref(text) if kind == "word"}
+        assert (item["token"], start, end) in words, item["id"]  # the whole word, clitics included
+        assert 8 <= len(text.split()) <= 25, item["id"]
+
+
+def test_senses_exist_belong_to_the_lemma_and_carry_their_gloss(
+    items: list[dict[str, Any]], inventory: SenseInventory
+) -> None:
+    for item in items:
+        sense = inventory.get(item["expected_sense_id"])
+        assert sense is not None, item["id"]
+        assert sense.gloss == item["expected_gloss"], item["id"]
+        assert sense in inventory.senses_for(item["lemma"]), item["id"]
+
+
+def test_every_lemma_is_tested_in_two_senses_at_least(items: list[dict[str, Any]]) -> None:
+    senses: dict[str, set[str]] = defaultdict(set)
+    for item in items:
+        senses[item["lemma"]].add(item["expected_sense_id"])
+    assert len(senses) >= 25
+    assert {lemma: ids for lemma, ids in senses.items() if len(ids) < 2} == {}
+
+
+def test_the_jsonl_is_built_from_its_source(items: list[dict[str, Any]], inventory: SenseInventory) -> None:
+    module = load_script("wsd_gold")
+    assert module.rows(inventory) == items  # `python scripts/wsd_gold.py build` was run after the last source edit
+    assert module.problems(items, inventory) == []
+
+
+def test_the_checker_catches_a_bad_item(items: list[dict[str, Any]], inventory: SenseInventory) -> None:
+    module = load_script("wsd_gold")
+    first = items[0]
+    shifted = {**first, "start": first["start"] + 1}
+    wrong_gloss = {**first, "expected_gloss": first["expected_gloss"] + "."}
+    errs = module.problems([shifted, wrong_gloss], inventory)
+    assert any("is not one word token" in e for e in errs)
+    assert any("expected_gloss differs" in e for e in errs)
+    assert any("duplicate id" in e for e in errs)
+    assert any("only one sense" in e for e in errs)
