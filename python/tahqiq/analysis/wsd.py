@@ -18,9 +18,13 @@ that, like the token without its clitics); verbs and function words get no sense
 Each candidate is scored by the overlap between the sentence's context (the lemmas and clitic-stripped forms of the
 other words, from :class:`~tahqiq.analysis.morphology.Morphology`) and the sense's signature (its words, lemmatised
 the same way), each shared word weighted by its IDF over the whole inventory and by a mild decay with its distance
-from the ambiguous word. Without any overlap the most frequent sense wins: the first sense of the headword that
-arramooz's word-frequency table counts most often (the lexicon orders senses by use, and has no sense-tagged
-counts). :meth:`Disambiguator.baseline` gives that most-frequent-sense choice alone.
+from the ambiguous word. Natural text seldom repeats a gloss's words, so a context word that shares none of them
+counts through its own dictionary glosses, at GLOSS_WEIGHT of a direct match (``ركود`` is glossed ``كساد``, a word
+of the slump sense of ``سوق``). The candidates are ordered most frequent headword first (arramooz's word-frequency
+table), then by the lexicon's sense order (it orders senses by use, and has no sense-tagged counts); a rank prior
+RANK_PRIOR / (1 + rank) is added to each score, so a weak overlap does not beat an earlier sense and without any
+overlap the first sense wins (``baseline=True`` gives that most-frequent-sense choice alone). A word the morphology
+reads as a verb gets noun senses when it cannot be one: it ends in ta marbuta, or follows في/إلى/على/عن/مع.
 """
 
 from __future__ import annotations
