@@ -7,6 +7,10 @@ Licence CC BY-SA 4.0.
 
     python scripts/wsd_gold.py build    # src -> jsonl, then check
     python scripts/wsd_gold.py check    # check the jsonl only
+    python scripts/wsd_gold.py build wsd_natural   # another set of the same format: tests/gold/src/<set>.txt
+
+The development set wsd_natural (natural sentences, see its source's header) is built by the same code; unlike
+wsd_test it may be used to tune, except its held-back tail.
 
 Source format: `//` comment lines, then one item a line, `lemma | sense id | sentence`, the target word (clitics
 included) in [brackets]. Offsets are code points and must fall on word-token boundaries of the scanner
@@ -20,7 +24,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
@@ -120,22 +124,27 @@ def read(path: Path = OUT) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+SETS: Final = ("wsd_test", "wsd_natural")
+
+
 def main(argv: list[str]) -> int:
-    inv = inventory()
-    if argv[:1] == ["build"]:
-        with OUT.open("w", encoding="utf-8") as f:
-            for r in rows(inv):
-                f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    elif argv[:1] != ["check"]:
+    name = argv[1] if len(argv) > 1 else "wsd_test"
+    if argv[:1] not in (["build"], ["check"]) or name not in SETS:
         print(__doc__)
         return 2
-    items = read()
+    src, out = GOLD / "src" / f"{name}.txt", GOLD / f"{name}.jsonl"
+    inv = inventory()
+    if argv[0] == "build":
+        with out.open("w", encoding="utf-8") as f:
+            for r in rows(inv, src):
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+    items = read(out)
     errs = problems(items, inv)
     for e in errs:
         print(e)
     lemmas = {r["lemma"] for r in items}
     senses = {r["expected_sense_id"] for r in items}
-    print(f"{OUT.name}: {len(items)} items, {len(lemmas)} lemmas, {len(senses)} senses, {len(errs)} problems")
+    print(f"{out.name}: {len(items)} items, {len(lemmas)} lemmas, {len(senses)} senses, {len(errs)} problems")
     return 1 if errs else 0
 
 

@@ -18,9 +18,13 @@ that, like the token without its clitics); verbs and function words get no sense
 Each candidate is scored by the overlap between the sentence's context (the lemmas and clitic-stripped forms of the
 other words, from :class:`~tahqiq.analysis.morphology.Morphology`) and the sense's signature (its words, lemmatised
 the same way), each shared word weighted by its IDF over the whole inventory and by a mild decay with its distance
-from the ambiguous word. Without any overlap the most frequent sense wins: the first sense of the headword that
-arramooz's word-frequency table counts most often (the lexicon orders senses by use, and has no sense-tagged
-counts). :meth:`Disambiguator.baseline` gives that most-frequent-sense choice alone.
+from the ambiguous word. Natural text seldom repeats a gloss's words, so a context word that shares none of them
+counts through its own dictionary glosses, at GLOSS_WEIGHT of a direct match (``ركود`` is glossed ``كساد``, a word
+of the slump sense of ``سوق``). The candidates are ordered most frequent headword first (arramooz's word-frequency
+table), then by the lexicon's sense order (it orders senses by use, and has no sense-tagged counts); a rank prior
+RANK_PRIOR / (1 + rank) is added to each score, so a weak overlap does not beat an earlier sense and without any
+overlap the first sense wins (``baseline=True`` gives that most-frequent-sense choice alone). A word the morphology
+reads as a verb gets noun senses when it cannot be one: it ends in ta marbuta, or follows في/إلى/على/عن/مع.
 """
 
 from __future__ import annotations
@@ -58,6 +62,15 @@ FORMAT: Final = 2
 ENTITY_PREFIX: Final = "entity:"
 NO_SENSE_POS: Final = frozenset(("verb", "prep", "conj", "pron", "part", "num", "adv"))
 DISTANCE_DECAY: Final = 0.05
+# A context word that shares nothing with a sense may still share words with its own dictionary glosses (``ركود``
+# is glossed ``كساد``, which is in a gloss of ``سوق``): such a second-hand match counts this much of a direct one.
+GLOSS_WEIGHT: Final = 0.2
+# Rank prior: the sense at rank r of the candidate list (most frequent headword first, then the lexicon's order)
+# gets RANK_PRIOR / (1 + r) on top of its overlap, so weak overlaps break toward the commoner senses.
+RANK_PRIOR: Final = 1.0
+_TA_MARBUTA: Final = "\u0629"
+# Prepositions never followed by a verb (unlike حتى, منذ, or من as "who").
+_NOUN_PREPOSITIONS: Final = frozenset(normalize(w) for w in ("في", "إلى", "على", "عن", "مع"))
 
 ENTITY_GLOSSES: Final = {
     "PERS": "اسم شخص",
@@ -349,6 +362,7 @@ class _Word:
     lemma: str
     pos: str
     keys: set[str] = field(default_factory=set)
+    gloss_keys: frozenset[str] = frozenset()  # words of the glosses of this word's own senses, minus ``keys``
 
 
 class Disambiguator:
@@ -358,6 +372,7 @@ class Disambiguator:
         self.inventory = inventory
         self.morphology = morphology
         self._signatures: dict[str, frozenset[str]] = {}
+        self._gloss_keys: dict[str, frozenset[str]] = {}  # per headword key: bounded by the inventory
         self._lock = threading.Lock()
 
     def _words(self, text: str) -> list[_Word]:
@@ -367,10 +382,26 @@ class Disambiguator:
         for tok, a in zip(tokens, analyses, strict=True):
             lemma = normalize(str(a.get("lemma") or tok.text), alef=False, ya=False)
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
-            if loose(tok.text) not in _STOP and loose(lemma) not in _STOP:
-                w.keys = {light_stem(lemma), light_stem(tok.text), loose(lemma)} - {""}
             words.append(w)
+        for i, w in enumerate(words):
+            if w.pos in ("verb", "adv") and _nominal(w, words[i - 1] if i else None):
+                w.pos = "noun"
+            if loose(w.token) not in _STOP and loose(w.lemma) not in _STOP:
+                w.keys = {light_stem(w.lemma), light_stem(w.token), loose(w.lemma)} - {""}
+                w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
+
+    def _own_gloss_keys(self, word: _Word) -> frozenset[str]:
+        """The gloss words (stems) of all senses the word itself could have: its second-hand context."""
+        senses = self.candidates(word)
+        if not senses:
+            return frozenset()
+        keys = self._gloss_keys.get(senses[0].key)
+        if keys is None:
+            keys = frozenset().union(*(s.stems for s in senses))
+            with self._lock:
+                self._gloss_keys[senses[0].key] = keys
+        return keys
 
     def signature(self, sense: Sense) -> frozenset[str]:
         """The sense's signature keys: clitic-stripped forms and lemmas of its gloss words (memoised)."""
@@ -401,22 +432,30 @@ class Disambiguator:
         return []
 
     def score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
+        """Overlap of the sense's signature with the context: per context word, its IDF-weighted direct match, or
+        failing that GLOSS_WEIGHT times the match of its own glosses' words, both decaying with distance."""
         sig = self.signature(sense)
+        idf = self.inventory.idf
         total = 0.0
         for j, w in enumerate(words):
             if j == index or not w.keys:
                 continue
+            decay = 1.0 + DISTANCE_DECAY * abs(j - index)
             shared = w.keys & sig
             if shared:
-                weight = max(self.inventory.idf(light_stem(k)) for k in shared)
-                total += weight / (1.0 + DISTANCE_DECAY * abs(j - index))
+                total += max(idf(light_stem(k)) for k in shared) / decay
+                continue
+            second = w.gloss_keys & sig
+            if second:
+                total += GLOSS_WEIGHT * max(idf(k) for k in second) / decay
         return total
 
     def choose(self, candidates: Sequence[Sense], words: Sequence[_Word], index: int) -> Sense:
-        best = candidates[0]  # most frequent sense: the fallback when nothing overlaps
-        best_score = 0.0
-        for sense in candidates:
-            s = self.score(sense, words, index)
+        """The candidate with the best overlap plus rank prior; without any overlap, the first (most frequent)."""
+        best = candidates[0]
+        best_score = -1.0
+        for rank, sense in enumerate(candidates):
+            s = self.score(sense, words, index) + RANK_PRIOR / (1 + rank)
             if s > best_score:
                 best, best_score = sense, s
         return best
@@ -487,6 +526,15 @@ class Disambiguator:
         entry = s.as_dict()
         entry["other_senses"] = [o.sense_id for o in self.inventory.senses_for(s.key) if o.sense_id != sense_id]
         return entry
+
+
+def _nominal(word: _Word, previous: _Word | None) -> bool:
+    """Whether a word the morphology read as a verb (or adverb) can only be a noun: it ends in ta marbuta (no verb
+    does) or follows a preposition (``في وجه``). A leading ``ال`` proves nothing (``التقى`` is a verb)."""
+    bare = _VOWELS.sub("", word.token)
+    if bare.endswith(_TA_MARBUTA) and len(bare) > 2:
+        return True
+    return word.pos == "verb" and previous is not None and normalize(previous.token) in _NOUN_PREPOSITIONS
 
 
 def _span(entity: Any) -> tuple[int, int, str]:
