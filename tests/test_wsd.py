@@ -118,7 +118,9 @@ def test_sense_lookup(wsd: Disambiguator) -> None:
     assert wsd.sense("000000000000") is None
 
 
-def test_gold_accuracy_beats_the_baseline_and_reaches_the_aim(wsd: Disambiguator) -> None:
+def test_development_set_accuracy_beats_the_baseline(wsd: Disambiguator) -> None:
+    """tests/gold/wsd.jsonl, written by the disambiguator's author (0.92): its 0.70 floor is no claim that issue 5's
+    aim is met; the blind set below is the honest measure."""
     gold = read_gold(GOLD)
     assert len(gold) == 100
     for item in gold:
@@ -177,3 +179,14 @@ def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:
     report = wsd_report(wsd, gold)
     assert report["accuracy"] >= 0.60
     assert report["accuracy"] >= report["baseline_accuracy"] + 0.25
+
+
+def test_blind_test_set_accuracy_keeps_its_measured_level(wsd: Disambiguator) -> None:
+    """tests/gold/wsd_test.jsonl, written blind (tests/gold/WSD.md): measured 0.343 at d1df688 and 0.475 at 29b8359
+    (most-frequent-sense baseline 0.313 both times); the floor sits 0.03 under the last look, so a regression fails.
+    The aim of issue 5 (0.70) is not met here, and this test does not claim it."""
+    gold = read_gold(Path(__file__).resolve().parent / "gold" / "wsd_test.jsonl")
+    assert len(gold) == 99
+    report = wsd_report(wsd, gold)
+    assert report["accuracy"] >= 0.445
+    assert report["accuracy"] > report["baseline_accuracy"] + 0.1
