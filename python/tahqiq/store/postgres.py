@@ -460,9 +460,9 @@ class PostgresStore:
             outcomes = await tx.apply_all(taken, handler)
             kept = tx.kept
             # Columns by transposing rows (zip in C) rather than one comprehension per column.
-            claims = [list(c) for c in zip(*kept.new_claims.values(), strict=True)] if kept.new_claims else [[]] * 4
-            artifacts = [list(c) for c in zip(*kept.artifacts, strict=True)] if kept.artifacts else [[]] * 8
-            moves = [list(c) for c in zip(*kept.statuses.values(), strict=True)] if kept.statuses else [[]] * 2
+            claims = [list(col) for col in zip(*kept.new_claims.values(), strict=True)] if kept.new_claims else [[]] * 4
+            artifacts = [list(col) for col in zip(*kept.artifacts, strict=True)] if kept.artifacts else [[]] * 8
+            moves = [list(col) for col in zip(*kept.statuses.values(), strict=True)] if kept.statuses else [[]] * 2
             await conn.execute(
                 _WRITE_BATCH,
                 list(kept.new_claims),
