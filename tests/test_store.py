@@ -1073,6 +1073,32 @@ async def test_process_batch_applies_in_order_each_seeing_the_earlier_ones(store
     assert await store.process_batch(apply, T0 + 11, 10) == []
 
 
+async def test_a_batch_hands_its_handler_the_submissions_as_stored(store: Store) -> None:
+    # The processor reads only the columns a queued submission needs (status, reason and processed_at are known
+    # for those): what its handler gets must equal the submission as stored, field by field.
+    splitter, seeker, _critic, claim = await three_agents_and_a_claim(store)
+    news = [
+        new_submission(splitter, {"work_type": "split", "results": [{"text": "a", "n": 12345678901234567890123}]}),
+        new_submission(
+            seeker,
+            {"work_type": "r", "results": [{"claim_id": claim.claim_id}], "metadata": {"k": "v"}},
+            role_id="evidence_seeker",
+        ),
+    ]
+    for i, new in enumerate(news):
+        await store.accept_submission(new, uid(), "f", RATE, T0 + 2 + i)
+    stored = [await store.get_submission(n.submission_id) for n in news]
+    seen: list[Submission] = []
+
+    async def record(_tx: ProcessingTx, submission: Submission) -> Applied:
+        seen.append(submission)
+        return Applied()
+
+    assert len(await store.process_batch(record, T0 + 10, 10)) == 2
+    assert seen == stored
+    assert [s.payload for s in seen] == [n.payload for n in news]
+
+
 async def test_a_failing_handler_rolls_the_whole_batch_back(store: Store) -> None:
     agent_id = await make_agent(store)
     news = [new_submission(agent_id) for _ in range(3)]

@@ -43,6 +43,9 @@ APP_COLUMNS = "app_id, name, key_prefix, created_at"
 KEY_COLUMNS = "kid, public_key, private_key_enc, created_at, retired_at"
 CLAIM_COLUMNS = "claim_id, text, status, created_at"
 SUBMISSION_COLUMNS = "submission_id, agent_id, role_id, work_type, payload, status, reason, created_at, processed_at"
+# A queued submission's columns: its status is `accepted` and it has no reason or processed_at yet, so the
+# processor reads and decodes only the rest (a batch is up to 256 rows).
+QUEUED_COLUMNS = "submission_id, agent_id, role_id, work_type, payload, created_at"
 ARTIFACT_COLUMNS = "artifact_id, claim_id, role_id, agent_id, submission_id, work_type, content, created_at"
 
 
@@ -125,6 +128,11 @@ def submission(row: Any) -> Submission:
     return Submission(
         row[0], row[1], row[2], row[3], loads(row[4]), cast(SubmissionStatus, row[5]), row[6], row[7], row[8]
     )
+
+
+def queued(row: Any) -> Submission:
+    """A submission read with QUEUED_COLUMNS from those whose status is `accepted`."""
+    return Submission(row[0], row[1], row[2], row[3], loads(row[4]), "accepted", None, row[5], None)
 
 
 def artifact(row: Any) -> Artifact:
@@ -292,8 +300,7 @@ class BatchTx:
         """Ends the current submission's handler: its writes are kept (processed) or dropped (rejected)."""
         self.open = False
         self._left -= 1
-        cur, kept = self._cur, self.kept
-        self._cur = BatchWrites()
+        cur, kept = self._cur, self.kept  # `begin` gives the next submission a fresh layer
         if not keep:
             return
         kept.new_claims.update(cur.new_claims)

@@ -433,13 +433,13 @@ class PostgresStore:
     async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
         async with self.pool.acquire() as conn, conn.transaction():
             rows = await conn.fetch(
-                f"SELECT {c.SUBMISSION_COLUMNS} FROM submissions WHERE status = 'accepted' "
+                f"SELECT {c.QUEUED_COLUMNS} FROM submissions WHERE status = 'accepted' "
                 "ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED",
                 limit,
             )
             if not rows:
                 return []
-            taken = [c.submission(row) for row in rows]
+            taken = [c.queued(row) for row in rows]
 
             async def lock_and_load(claim_ids: list[int]) -> dict[int, c.ClaimState]:
                 await conn.execute(_LOCK_CLAIMS, claim_ids)
@@ -457,24 +457,22 @@ class PostgresStore:
 
             named = c.named_claims(taken)
             tx = c.BatchTx(load, allocate, len(taken), await lock_and_load(named) if named else None)
-            outcomes = [
-                (sub.submission_id, status, reason) for sub, status, reason in await tx.apply_all(taken, handler)
-            ]
+            outcomes = await tx.apply_all(taken, handler)
             kept = tx.kept
+            # Columns by transposing rows (zip in C) rather than one comprehension per column.
+            claims = [list(col) for col in zip(*kept.new_claims.values(), strict=True)] if kept.new_claims else [[]] * 4
+            artifacts = [list(col) for col in zip(*kept.artifacts, strict=True)] if kept.artifacts else [[]] * 8
+            moves = [list(col) for col in zip(*kept.statuses.values(), strict=True)] if kept.statuses else [[]] * 2
             await conn.execute(
                 _WRITE_BATCH,
                 list(kept.new_claims),
-                [claim[0] for claim in kept.new_claims.values()],
-                [claim[1] for claim in kept.new_claims.values()],
-                [claim[2] for claim in kept.new_claims.values()],
-                [claim[3] for claim in kept.new_claims.values()],
-                *(list(column) for column in zip(*kept.artifacts, strict=True)) if kept.artifacts else ([],) * 8,
+                *claims,
+                *artifacts,
                 list(kept.statuses),
-                [change[0] for change in kept.statuses.values()],
-                [change[1] for change in kept.statuses.values()],
-                [outcome[0] for outcome in outcomes],
-                [outcome[1] for outcome in outcomes],
-                [outcome[2] for outcome in outcomes],
+                *moves,
+                [sub.submission_id for sub, _, _ in outcomes],
+                [status for _, status, _ in outcomes],
+                [reason for _, _, reason in outcomes],
                 now,
             )
             return taken

@@ -522,7 +522,7 @@ class SqliteStore:
         try:
             rows = _rows(
                 conn,
-                f"SELECT {c.SUBMISSION_COLUMNS} FROM submissions WHERE status = 'accepted' "
+                f"SELECT {c.QUEUED_COLUMNS} FROM submissions WHERE status = 'accepted' "
                 "ORDER BY created_at, rowid LIMIT ?",
                 (limit,),
             )
@@ -540,7 +540,7 @@ class SqliteStore:
                 )
                 assert row is not None
                 next_ids[table] = int(row[0])
-            return [c.submission(row) for row in rows], next_ids
+            return [c.queued(row) for row in rows], next_ids
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
