@@ -691,7 +691,7 @@ class Recognizer:
                 return len(s) + 1
         return 0
 
-    def _month_at(self, keys: list[str], i: int) -> tuple[int, bool]:
+    def _month_at(self, keys: Sequence[str], i: int) -> tuple[int, bool]:
         for stem, _p in self._stems(keys[i]):
             seqs = self._month_first.get(stem)
             if seqs:
@@ -2464,19 +2464,20 @@ class Recognizer:
             return j, None
         return None
 
-    def _resolve(self, toks: list[Token], spans: list[_Span]) -> list[tuple[_Span, int]]:
-        """Drop crossing and disallowed spans; return (span, depth) sorted outermost first."""
+    def _resolve(self, toks: list[Token], keys: Sequence[str], spans: list[_Span]) -> list[tuple[_Span, int]]:
+        """Drop crossing and disallowed spans; return (span, depth) sorted outermost first (`keys`: the tokens'
+        `key`s)."""
         quantity_end = {s.j for s in spans if s.type == "QUANTITY"}
         spans = [
             s
             for s in spans
             if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and self._lone_unit_ok(toks[s.i].text)))
-            and not (s.type == "PERS" and s.rank >= 0 and self._l_article(key(toks[s.i].text)))
-            and not self._not_a_name_here(toks, s)
+            and not (s.type == "PERS" and s.rank >= 0 and self._l_article(keys[s.i]))
+            and not self._not_a_name_here(toks, keys, s)
         ]
         for x, s in enumerate(spans):  # … زايد للكتاب, فهد للبترول: ل with the article ends a name
             if s.type == "PERS" and s.rank >= 0 and s.j - s.i >= 2:
-                cut = next((y for y in range(s.i + 1, s.j) if self._l_article(key(toks[y].text))), s.j)
+                cut = next((y for y in range(s.i + 1, s.j) if self._l_article(keys[y])), s.j)
                 if cut < s.j:
                     spans[x] = _Span(s.type, s.i, cut, s.rank)
         order = sorted(spans, key=lambda s: (s.rank, -(s.j - s.i), s.i))
@@ -2579,11 +2580,11 @@ class Recognizer:
     def tagger_input(self, text: str) -> tuple[list[Token], Sentence]:
         """The tokens of `text` and what the learned layer sees of them (the rules' entities, word classes)."""
         toks = self._tokens(text)
-        found = self._resolve(toks, self._spans(text[:MAX_TEXT], toks)) if toks else []
-        return toks, self._sentence(toks, found)
-
-    def _sentence(self, toks: list[Token], found: list[tuple[_Span, int]]) -> Sentence:
         keys = tuple(key(t.text) for t in toks)
+        found = self._resolve(toks, keys, self._spans(text[:MAX_TEXT], toks)) if toks else []
+        return toks, self._sentence(keys, found)
+
+    def _sentence(self, keys: tuple[str, ...], found: list[tuple[_Span, int]]) -> Sentence:
         return Sentence(keys, self.word_classes(keys), tuple((s.type, s.i, s.j) for s, _d in found))
 
     def _keep_learned(
@@ -2611,19 +2612,19 @@ class Recognizer:
             if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
         ]
 
-    def _not_a_name_here(self, toks: list[Token], s: _Span) -> bool:
+    def _not_a_name_here(self, toks: list[Token], keys: Sequence[str], s: _Span) -> bool:
         """باسم after a spokesperson is "on behalf of", not a person (للمتحدث باسم الوزارة); a month alone after
         a preposition or before a number is a date, not the company (في نيسان, نيسان 2026)."""
         if s.i == 0 or s.rank < 0:
             return False
-        if s.type == "PERS" and key(toks[s.i].text) == "باسم":
-            return bool(self._heads(key(toks[s.i - 1].text)) & SPOKESPERSONS)
+        if s.type == "PERS" and keys[s.i] == "باسم":
+            return bool(self._heads(keys[s.i - 1]) & SPOKESPERSONS)
         if s.type == "NORP" and s.j - s.i == 1:  # الخليج العربي is a name, its nisba no group of people
-            return GULF in self._heads(key(toks[s.i - 1].text))
+            return GULF in self._heads(keys[s.i - 1])
         if s.type == "ORG" and s.j - s.i == 1:
-            keys = [key(t.text) for t in toks[s.i - 1 : s.i + 2]]
-            if self._month_at(keys, 1)[0] == 2:
-                return keys[0] in MONTH_BEFORE or (len(toks) > s.j and toks[s.j].kind == "number")
+            window = keys[s.i - 1 : s.i + 2]  # the month read alone, with one word after it at most
+            if self._month_at(window, 1)[0] == 2:
+                return window[0] in MONTH_BEFORE or (len(toks) > s.j and toks[s.j].kind == "number")
         return False
 
     def _l_article(self, k: str) -> bool:
@@ -2635,11 +2636,12 @@ class Recognizer:
         toks = self._tokens(text)
         if not toks:
             return [], []
+        keys = tuple(key(t.text) for t in toks)  # once, for the resolution and the learned layer
         spans = self._spans(text[:MAX_TEXT], toks)
-        found = self._resolve(toks, spans)
+        found = self._resolve(toks, keys, spans)
         if self._tagger is None:
             return toks, found
-        sentence = self._sentence(toks, found)
+        sentence = self._sentence(keys, found)
         tagged = {
             typ: self._keep_learned(typ, sentence.keys, toks, spans)
             for typ, spans in self._tagger.predict(sentence).items()
@@ -2654,7 +2656,7 @@ class Recognizer:
             for s in spans
             if (s.type, s.i, s.j) not in gone and not any(a.type == s.type and s.i < a.j and a.i < s.j for a in added)
         ]
-        return toks, self._resolve(toks, kept + added)
+        return toks, self._resolve(toks, keys, kept + added)
 
     def recognize(self, text: str) -> list[Entity]:
         """Entities of `text`, nested, outermost first (by start, then longest)."""
