@@ -24,6 +24,7 @@ Concurrency rests on the database alone:
 from __future__ import annotations
 
 import time
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -122,6 +123,14 @@ UPDATE submissions AS s SET status = u.status, reason = u.reason, processed_at =
 FROM unnest($17::text[], $18::text[], $19::text[]) AS u(submission_id, status, reason)
 WHERE s.submission_id = u.submission_id
 """
+
+
+def _columns(rows: Collection[Sequence[Any]], width: int) -> list[list[Any]]:
+    """The `width` columns of `rows` (array parameters of one statement), by transposing them: zip runs in C,
+    where one comprehension per column would walk the rows `width` times."""
+    if not rows:
+        return [[] for _ in range(width)]
+    return [list(column) for column in zip(*rows, strict=True)]
 
 
 class PostgresStore:
@@ -459,17 +468,13 @@ class PostgresStore:
             tx = c.BatchTx(load, allocate, len(taken), await lock_and_load(named) if named else None)
             outcomes = await tx.apply_all(taken, handler)
             kept = tx.kept
-            # Columns by transposing rows (zip in C) rather than one comprehension per column.
-            claims = [list(col) for col in zip(*kept.new_claims.values(), strict=True)] if kept.new_claims else [[]] * 4
-            artifacts = [list(col) for col in zip(*kept.artifacts, strict=True)] if kept.artifacts else [[]] * 8
-            moves = [list(col) for col in zip(*kept.statuses.values(), strict=True)] if kept.statuses else [[]] * 2
             await conn.execute(
                 _WRITE_BATCH,
                 list(kept.new_claims),
-                *claims,
-                *artifacts,
+                *_columns(kept.new_claims.values(), 4),
+                *_columns(kept.artifacts, 8),
                 list(kept.statuses),
-                *moves,
+                *_columns(kept.statuses.values(), 2),
                 [sub.submission_id for sub, _, _ in outcomes],
                 [status for _, status, _ in outcomes],
                 [reason for _, _, reason in outcomes],
