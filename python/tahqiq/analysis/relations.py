@@ -795,12 +795,11 @@ class RelationExtractor:
         return len(tail) <= len(words) + 1 and _contains(tail, words)
 
     def _nearer_subject(
-        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], start: int | None = None
+        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], start: int
     ) -> bool:
-        """Whether an entity of the subject's type stands between the subject (or ``start``, where the words
-        read begin past a parenthetical clause or the subject's conjuncts) and the trigger: the trigger is that
-        one's (… أن زوجته ناهد شعبان ستشارك في المعرض: ناهد takes part, not the one before her)."""
-        start = a.last if start is None else start
+        """Whether an entity of the subject's type stands between ``start`` (where the words read begin: the
+        subject's end, or past a parenthetical clause or the subject's conjuncts) and the trigger: the trigger is
+        that one's (… أن زوجته ناهد شعبان ستشارك في المعرض: ناهد takes part, not the one before her)."""
         for e in ents:
             if e.type != a.type or e.first < start or e.last > b.first or self._name_part(e, ents):
                 continue
@@ -857,14 +856,13 @@ class RelationExtractor:
         args: list[_Ent],
         loose_words: list[str],
         best: dict[_Key, tuple[float, Predicate, str]],
-        ents: list[_Ent] | None = None,
+        ents: list[_Ent],
     ) -> None:
         """A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر
         من الشرق وموريتانيا من الجنوب; العربية والأمازيغية لغتان رسميتان في الجزائر), the same type, at most
         three words after it, with no entity of that type in between. A person's و may stand on the title before
         the name (استقبل … ناريندرا مودي ووزير الخارجية الهندي سوبرامانيام جايشانكار); a post does not carry over
         to a title that names its own holder (… مودي ووزير الخارجية … جايشانكار: the title is جايشانكار's)."""
-        ents = args if ents is None else ents
         by_key = {(e.start, e.end, e.type): e for e in args}
         todo = list(best.items())
         while todo:
