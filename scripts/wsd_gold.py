@@ -29,13 +29,13 @@ from typing import Any, Final
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 SRC = GOLD / "src" / "wsd_test.txt"
-OUT = GOLD / "wsd_test.jsonl"
 CACHE = ROOT / "var" / "cache"
 FIELDS = ("id", "text", "token", "start", "end", "lemma", "expected_sense_id", "expected_gloss")
 MIN_WORDS, MAX_WORDS = 8, 25
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "python"))
 from reference_text import scan_ref  # noqa: E402
+from tahqiq.analysis.evaluate_wsd import read_gold  # noqa: E402
 from tahqiq.analysis.wsd import SenseInventory  # noqa: E402
 
 
@@ -120,10 +120,6 @@ def problems(items: list[dict[str, Any]], inv: SenseInventory) -> list[str]:
     return errs
 
 
-def read(path: Path = OUT) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 SETS: Final = ("wsd_test", "wsd_natural")
 
 
@@ -138,7 +134,7 @@ def main(argv: list[str]) -> int:
         with out.open("w", encoding="utf-8") as f:
             for r in rows(inv, src):
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    items = read(out)
+    items = read_gold(out)
     errs = problems(items, inv)
     for e in errs:
         print(e)
