@@ -10,7 +10,8 @@ Licence CC BY-SA 4.0.
     python scripts/wsd_gold.py build wsd_natural   # another set of the same format: tests/gold/src/<set>.txt
 
 The development set wsd_natural (natural sentences, see its source's header) is built by the same code; unlike
-wsd_test it may be used to tune, except its held-back tail.
+wsd_test it may be used to tune, except its held-back tail. wsd_test2 is a second blind test set, written the same
+way by another author (its source's header and tests/gold/WSD.md); like wsd_test it must never be used to tune.
 
 Source format: `//` comment lines, then one item a line, `lemma | sense id | sentence`, the target word (clitics
 included) in [brackets]. Offsets are code points and must fall on word-token boundaries of the scanner
@@ -120,7 +121,7 @@ def problems(items: list[dict[str, Any]], inv: SenseInventory) -> list[str]:
     return errs
 
 
-SETS: Final = ("wsd_test", "wsd_natural")
+SETS: Final = ("wsd_test", "wsd_natural", "wsd_test2")
 
 
 def main(argv: list[str]) -> int:
