@@ -183,7 +183,9 @@ def test_sizes(rec: Recognizer) -> None:
     assert s["person_first_names"] > 200
 
 
-@pytest.mark.parametrize("path", sorted(GOLD.glob("ner_*.jsonl")), ids=lambda p: p.name)
+# The development sets only: the blind ner_test* sets have their own floors in test_unseen_gold.py, and a new one
+# must not be scored (an uncounted look) before it is measured once on purpose.
+@pytest.mark.parametrize("path", development_gold_paths(GOLD), ids=lambda p: p.name)
 def test_gold_f1(rec: Recognizer, path: Path) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -387,7 +389,7 @@ def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
     names = [path.name for path in development_gold_paths(GOLD)]
     assert "ner_msa.jsonl" in names and "ner_types.jsonl" in names
     assert not [name for name in names if name.startswith("ner_test")]
-    blind = {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl", "ner_test4.jsonl"}
+    blind = {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl", "ner_test4.jsonl", "ner_test5.jsonl"}
     assert blind <= {p.name for p in GOLD.glob("ner_*.jsonl")}
 
 

@@ -1,7 +1,8 @@
 """The unseen test sets (issue 5): tests/gold/ner_test.jsonl and relations_test.jsonl, and the second pair
 ner_test2.jsonl and relations_test2.jsonl (written blind), and the third pair ner_test3.jsonl and
-relations_test3.jsonl (written blind, by an author who never read the first two pairs either), and the fourth pair
-ner_test4.jsonl and relations_test4.jsonl (written blind in the same way).
+relations_test3.jsonl (written blind, by an author who never read the first two pairs either), the fourth pair
+ner_test4.jsonl and relations_test4.jsonl (written blind in the same way), and the fifth pair ner_test5.jsonl and
+relations_test5.jsonl (written blind in the same way; only its shape is checked here until it is measured once).
 
 Written after the recognizer and the extractor, and never read while building or tuning them, so their scores
 are the project's honest figures. The floors are the figures measured once on them, minus 0.03, so that a
@@ -80,9 +81,12 @@ RELATIONS_TEST4 = GOLD / "relations_test4.jsonl"
 NER4_F1_FLOOR = 0.832
 RELATIONS4_GOLD_ENTITIES_F1_FLOOR = 0.703
 RELATIONS4_SYSTEM_ENTITIES_F1_FLOOR = 0.524
+# The fifth unseen pair, written blind (tests/gold/src/ner_test5.txt); no floors before its one measurement.
+NER_TEST5 = GOLD / "ner_test5.jsonl"
+RELATIONS_TEST5 = GOLD / "relations_test5.jsonl"
 
 
-@pytest.mark.parametrize("suffix", ["test", "test2", "test3", "test4"])
+@pytest.mark.parametrize("suffix", ["test", "test2", "test3", "test4", "test5"])
 def test_the_test_sets_are_built_from_their_sources_and_pass_the_checks(tmp_path: Path, suffix: str) -> None:
     module = load_script("ner_gold")
     ner_src, rel_src = f"ner_{suffix}.txt", f"relations_{suffix}.txt"
@@ -148,6 +152,24 @@ def test_the_second_test_sets_have_their_size_and_cover_every_type_and_predicate
     seen = set()
     for name in (*earlier, "relations_dev_more.jsonl", "relations_test.jsonl"):
         seen |= {r["text"] for r in read_gold(GOLD / name)}
+    assert not seen & {r["text"] for r in ner}
+
+
+def test_the_fifth_test_sets_have_their_size_cover_every_type_and_predicate_and_share_no_sentence() -> None:
+    """The fifth pair is new text: no sentence of it is in a development set or an earlier test pair."""
+    ner = read_gold(NER_TEST5)
+    relations = read_gold(RELATIONS_TEST5)
+    assert len(ner) == 84 and sum(len(r["entities"]) for r in ner) == 689
+    assert len(relations) == 84 and sum(len(r["relations"]) for r in relations) == 325
+    assert [r["text"] for r in relations] == [r["text"] for r in ner]
+    assert {e["type"] for r in ner for e in r["entities"]} == load_script("ner_gold").TYPES
+    inventory = {p["predicate"] for p in json.loads((GOLD / "relation_inventory.json").read_text(encoding="utf-8"))}
+    assert {x["predicate"] for r in relations for x in r["relations"]} == inventory
+    others = [
+        p for p in sorted(GOLD.glob("*.jsonl")) if p.name.startswith(("ner_", "relations")) and "test5" not in p.name
+    ]
+    assert len(others) >= 10
+    seen = {r["text"] for p in others for r in read_gold(p)}
     assert not seen & {r["text"] for r in ner}
 
 
