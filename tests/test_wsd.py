@@ -9,12 +9,16 @@ from server import CACHE_DIR
 from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import (
+    EXAMPLES_FILE,
     Disambiguator,
+    Example,
     Sense,
     SenseInventory,
     entity_sense_id,
     light_stem,
     parse_definition,
+    parse_examples,
+    read_examples,
     sense_id_for,
 )
 from tahqiq.core import normalize
@@ -170,6 +174,68 @@ def test_rank_prior_breaks_weak_overlaps_toward_earlier_senses(inventory: SenseI
     close = _FixedScores(inventory, morph, {cands[1].sense_id: 0.6, cands[2].sense_id: 0.7})
     assert close.choose(cands, [], 0) == cands[1]  # 0.6 + 1/2 > 0.7 + 1/3 > 0 + 1
     assert _FixedScores(inventory, morph, {}).choose(cands, [], 0) == cands[0]
+
+
+def test_examples_file_shape(inventory: SenseInventory) -> None:
+    """data/wsd_examples.txt: CC BY-SA, 100+ lemmas, 2+ senses each, 3+ sentences a sense, ids of the lemma's senses,
+    and no sentence of a development set (they measure the examples, so they must never be among them)."""
+    head = EXAMPLES_FILE.read_text(encoding="utf-8").splitlines()[:3]
+    assert any("CC BY-SA 4.0" in line for line in head)
+    examples = read_examples()
+    per_sense: dict[str, int] = {}
+    senses_of: dict[str, set[str]] = {}
+    for ex in examples:
+        assert ex.sense_id in {s.sense_id for s in inventory.senses_for(ex.lemma)}, ex
+        assert ex.text[ex.start : ex.end].strip() == ex.text[ex.start : ex.end] != ""
+        per_sense[ex.sense_id] = per_sense.get(ex.sense_id, 0) + 1
+        senses_of.setdefault(ex.lemma, set()).add(ex.sense_id)
+    assert len(senses_of) >= 100 and all(len(s) >= 2 for s in senses_of.values())
+    assert min(per_sense.values()) >= 3
+    assert len({ex.text for ex in examples}) == len(examples)
+    gold_texts = {g["text"] for path in (GOLD, NATURAL) for g in read_gold(path)}
+    assert not gold_texts & {ex.text for ex in examples}
+
+
+def test_parse_examples() -> None:
+    [ex] = parse_examples("// comment\nكلية | 30f512eb3f5a | تبرع [بكليته] لأخيه\n")
+    assert ex == Example("كلية", "30f512eb3f5a", "تبرع بكليته لأخيه", 5, 11)
+    for bad in ("كلية | x | بلا هدف", "كلية | x | [أ] [ب]", "كلية | [أ]"):
+        with pytest.raises(ValueError):
+            parse_examples(bad)
+
+
+def test_examples_choose_where_the_glosses_cannot(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    # No gloss of كلية shares a word with this sentence, so overlap alone leaves the first sense (the college); the
+    # kidney's examples hold غسيل and مريض.
+    text, start, end = _span("يحتاج المريض إلى غسيل الكلية مرتين كل أسبوع", "الكلية")
+    plain = Disambiguator(inventory, wsd.morphology, examples=())
+    assert plain.disambiguate_span(text, start, end) == "cf36b8c562f1"
+    assert wsd.disambiguate_span(text, start, end) == "30f512eb3f5a"
+
+
+def test_examples_profile_weights(inventory: SenseInventory) -> None:
+    """Two senses with two examples each: a context word of only one sense's examples weighs for it alone, one
+    shared by both weighs for neither, and a word without examples has no profile (today's behaviour)."""
+    college, kidney = "cf36b8c562f1", "30f512eb3f5a"
+    examples = [
+        Example("كلية", sid, *_span(text, "الكلية"))
+        for sid, text in (
+            (college, "درس الطالب في الكلية أربع سنوات"),
+            (college, "نجح الطالب في امتحان الكلية"),
+            (kidney, "أصيب الطالب بمرض في الكلية"),
+            (kidney, "عالج الطبيب الطالب من حصى الكلية"),
+        )
+    ]
+    d = Disambiguator(inventory, Morphology(CACHE_DIR), examples=examples)
+    key = inventory.get(kidney).key  # type: ignore[union-attr]
+    profile = d.profile(key)
+    assert set(profile) == {college, kidney}
+    assert light_stem("امتحان") in profile[college] and light_stem("امتحان") not in profile[kidney]
+    assert light_stem("بمرض") in profile[kidney] and light_stem("حصى") in profile[kidney]
+    assert light_stem("طالب") not in profile[college] and light_stem("طالب") not in profile[kidney]
+    assert d.profile(inventory.senses_for("عين")[0].key) == {}
+    text, start, end = _span("نقل المريض إلى المستشفى بسبب الكلية", "الكلية")
+    assert d.disambiguate_span(text, start, end) == kidney
 
 
 def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:

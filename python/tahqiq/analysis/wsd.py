@@ -50,10 +50,13 @@ from tahqiq.core import normalize, scan
 __all__ = [
     "ENTITY_PREFIX",
     "Disambiguator",
+    "Example",
     "Sense",
     "SenseInventory",
     "entity_sense_id",
     "light_stem",
+    "parse_examples",
+    "read_examples",
     "sense_id_for",
 ]
 
@@ -68,6 +71,14 @@ GLOSS_WEIGHT: Final = 0.2
 # Rank prior: the sense at rank r of the candidate list (most frequent headword first, then the lexicon's order)
 # gets RANK_PRIOR / (1 + r) on top of its overlap, so weak overlaps break toward the commoner senses.
 RANK_PRIOR: Final = 1.0
+# Sense-tagged examples (data/wsd_examples.txt): a sense's example contexts are its profile; a context word adds
+# EXAMPLE_WEIGHT times its best smoothed log-likelihood ratio for the sense against the word's other exemplified
+# senses (EXAMPLE_SMOOTHING added to every count). Both chosen by cross-validation (see NER.md, "Word senses").
+EXAMPLE_WEIGHT: Final = 4.0
+EXAMPLE_SMOOTHING: Final = 0.5
+# A context word that matches no profile key by its stem or lemma may match by its root, at this fraction.
+ROOT_WEIGHT: Final = 0.5
+EXAMPLES_FILE: Final = Path(__file__).with_name("data") / "wsd_examples.txt"
 _TA_MARBUTA: Final = "\u0629"
 # Prepositions never followed by a verb (unlike حتى, منذ, or من as "who").
 _NOUN_PREPOSITIONS: Final = frozenset(normalize(w) for w in ("في", "إلى", "على", "عن", "مع"))
@@ -204,6 +215,40 @@ def parse_definition(definition: str) -> list[tuple[int, str]]:
         if body:
             out.append((number, body))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One sense-tagged example sentence: the target word is ``text[start:end]``."""
+
+    lemma: str
+    sense_id: str
+    text: str
+    start: int
+    end: int
+
+
+def parse_examples(source: str) -> list[Example]:
+    """Lines ``lemma | sense id | sentence with the [target] word``; ``//`` lines are comments."""
+    out: list[Example] = []
+    for n, line in enumerate(source.splitlines(), 1):
+        if not line.strip() or line.startswith("//"):
+            continue
+        parts = [part.strip() for part in line.split(" | ")]
+        if len(parts) != 3 or parts[2].count("[") != 1 or parts[2].count("]") != 1:
+            raise ValueError(f"line {n}: expected 'lemma | sense id | sentence with one [target]'")
+        lemma, sense_id, marked = parts
+        start = marked.index("[")
+        end = marked.index("]") - 1
+        if end <= start:
+            raise ValueError(f"line {n}: empty [target]")
+        out.append(Example(lemma, sense_id, marked.replace("[", "").replace("]", ""), start, end))
+    return out
+
+
+def read_examples(path: str | os.PathLike[str] = EXAMPLES_FILE) -> list[Example]:
+    """The project's sense-tagged examples (``data/wsd_examples.txt`` by default)."""
+    return parse_examples(Path(path).read_text(encoding="utf-8"))
 
 
 def _arramooz_dir() -> Path:
@@ -362,33 +407,53 @@ class _Word:
     lemma: str
     pos: str
     keys: set[str] = field(default_factory=set)
+    root: str = ""  # "√" + the morphology's root letters: the examples' looser key (تسوق, متسوقين meet سوق)
     gloss_keys: frozenset[str] = frozenset()  # words of the glosses of this word's own senses, minus ``keys``
 
 
 class Disambiguator:
     """Chooses a sense per word token of a text (see the module docstring)."""
 
-    def __init__(self, inventory: SenseInventory, morphology: Lemmatizer) -> None:
+    def __init__(
+        self,
+        inventory: SenseInventory,
+        morphology: Lemmatizer,
+        *,
+        examples: Sequence[Example] | None = None,
+        example_weight: float = EXAMPLE_WEIGHT,
+        smoothing: float = EXAMPLE_SMOOTHING,
+        root_weight: float = ROOT_WEIGHT,
+    ) -> None:
+        """``examples``: sense-tagged sentences (default: the project's data file; ``()`` for none)."""
         self.inventory = inventory
         self.morphology = morphology
+        self.example_weight = example_weight
+        self.smoothing = smoothing
+        self.root_weight = root_weight
+        self._examples = list(read_examples() if examples is None else examples)
+        self._examples_by_key: dict[str, list[Example]] | None = None
+        self._profiles: dict[str, dict[str, dict[str, float]]] = {}  # headword key -> sense id -> key -> weight
         self._signatures: dict[str, frozenset[str]] = {}
         self._gloss_keys: dict[str, frozenset[str]] = {}  # per headword key: bounded by the inventory
         self._lock = threading.Lock()
 
-    def _words(self, text: str) -> list[_Word]:
+    def _words(self, text: str, *, gloss_keys: bool = True) -> list[_Word]:
         tokens = [t for t in scan(text) if t.kind == "word"]
         analyses = self.morphology.analyze(text, task="full") if tokens else []
         words: list[_Word] = []
         for tok, a in zip(tokens, analyses, strict=True):
             lemma = normalize(str(a.get("lemma") or tok.text), alef=False, ya=False)
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
+            root = str(a.get("root") or "").replace(" ", "")
+            w.root = "\u221a" + root if root else ""
             words.append(w)
         for i, w in enumerate(words):
             if w.pos in ("verb", "adv") and _nominal(w, words[i - 1] if i else None):
                 w.pos = "noun"
             if loose(w.token) not in _STOP and loose(w.lemma) not in _STOP:
                 w.keys = {light_stem(w.lemma), light_stem(w.token), loose(w.lemma)} - {""}
-                w.gloss_keys = self._own_gloss_keys(w) - w.keys
+                if gloss_keys:
+                    w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
 
     def _own_gloss_keys(self, word: _Word) -> frozenset[str]:
@@ -421,6 +486,69 @@ class Disambiguator:
         with self._lock:
             self._signatures[sense.sense_id] = sig
         return sig
+
+    def profile(self, key: str) -> dict[str, dict[str, float]]:
+        """Per exemplified sense of the headword ``key``: the weight of each context key of its examples, the
+        smoothed log-likelihood ratio of a sentence of this sense holding it against one of the word's other
+        exemplified senses, kept when positive (memoised; empty for a word without examples)."""
+        found = self._profiles.get(key)
+        if found is not None:
+            return found
+        if self._examples_by_key is None:
+            by_key: dict[str, list[Example]] = {}
+            for ex in self._examples:
+                sense = self.inventory.get(ex.sense_id)
+                if sense is not None:
+                    by_key.setdefault(sense.key, []).append(ex)
+            self._examples_by_key = by_key
+        contexts: dict[str, list[set[str]]] = {}
+        for ex in self._examples_by_key.get(key, ()):
+            keys: set[str] = set()
+            words = self._words(ex.text, gloss_keys=False)
+            target = next((w.root for w in words if w.start <= ex.start < w.end), "")
+            for w in words:
+                if not (w.start <= ex.start < w.end):
+                    keys |= w.keys
+                    if w.keys and w.root and w.root != target:
+                        keys.add(w.root)
+            contexts.setdefault(ex.sense_id, []).append(keys - {key, light_stem(key)})
+        out: dict[str, dict[str, float]] = {}
+        a = self.smoothing
+        if len(contexts) > 1:
+            counts = {sid: Counter(k for keys in sets for k in keys) for sid, sets in contexts.items()}
+            total = Counter[str]()
+            for c in counts.values():
+                total.update(c)
+            sizes = {sid: len(sets) for sid, sets in contexts.items()}
+            n_all = sum(sizes.values())
+            for sid, c in counts.items():
+                n_s, n_o = sizes[sid], n_all - sizes[sid]
+                weights = {}
+                for k, c_s in c.items():
+                    c_o = total[k] - c_s
+                    llr = math.log((c_s + a) / (n_s + 2 * a)) - math.log((c_o + a) / (n_o + 2 * a))
+                    if llr > 0:
+                        weights[k] = llr
+                out[sid] = weights
+        with self._lock:
+            self._profiles[key] = out
+        return out
+
+    def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
+        """Per context word, its best profile weight for the sense, decaying with distance like the overlap."""
+        weights = self.profile(sense.key).get(sense.sense_id)
+        if not weights:
+            return 0.0
+        total = 0.0
+        for j, w in enumerate(words):
+            if j == index or not w.keys:
+                continue
+            best = max((weights.get(k, 0.0) for k in w.keys), default=0.0)
+            if not best and w.root:
+                best = self.root_weight * weights.get(w.root, 0.0)
+            if best:
+                total += best / (1.0 + DISTANCE_DECAY * abs(j - index))
+        return total
 
     def candidates(self, word: _Word) -> list[Sense]:
         if word.pos in NO_SENSE_POS:
@@ -456,6 +584,8 @@ class Disambiguator:
         best_score = -1.0
         for rank, sense in enumerate(candidates):
             s = self.score(sense, words, index) + RANK_PRIOR / (1 + rank)
+            if self.example_weight and words:
+                s += self.example_weight * self.example_score(sense, words, index)
             if s > best_score:
                 best, best_score = sense, s
         return best
