@@ -123,15 +123,15 @@ def test_sense_lookup(wsd: Disambiguator) -> None:
 
 
 def test_development_set_accuracy_beats_the_baseline(wsd: Disambiguator) -> None:
-    """tests/gold/wsd.jsonl, written by the disambiguator's author (0.92): its 0.70 floor is no claim that issue 5's
-    aim is met; the blind set below is the honest measure."""
+    """tests/gold/wsd.jsonl, written by the disambiguator's author (0.92 without the examples, 0.94 with): its floor
+    is no claim that issue 5's aim is met; the blind set below is the honest measure."""
     gold = read_gold(GOLD)
     assert len(gold) == 100
     for item in gold:
         assert item["text"][item["start"] : item["end"]] == item["token"]
         assert wsd.inventory.get(item["expected_sense_id"]) is not None
     report = wsd_report(wsd, gold)
-    assert report["accuracy"] >= 0.70
+    assert report["accuracy"] >= 0.90
     assert report["accuracy"] > report["baseline_accuracy"]
 
 
@@ -239,12 +239,13 @@ def test_examples_profile_weights(inventory: SenseInventory) -> None:
 
 
 def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:
-    """tests/gold/wsd_natural.jsonl: natural sentences written without the disambiguator's gloss wording."""
+    """tests/gold/wsd_natural.jsonl: natural sentences written without the disambiguator's gloss wording. Measured
+    0.622 before the sense-tagged examples, 0.816 with them (held-back ids 73-98 0.500 -> 0.769; MFS 0.306)."""
     gold = read_gold(NATURAL)
     assert len(gold) == 98
     report = wsd_report(wsd, gold)
-    assert report["accuracy"] >= 0.60
-    assert report["accuracy"] >= report["baseline_accuracy"] + 0.25
+    assert report["accuracy"] >= 0.78
+    assert report["accuracy"] >= report["baseline_accuracy"] + 0.45
 
 
 def test_blind_test_set_accuracy_keeps_its_measured_level(wsd: Disambiguator) -> None:

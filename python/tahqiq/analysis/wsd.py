@@ -76,7 +76,8 @@ RANK_PRIOR: Final = 1.0
 # senses (EXAMPLE_SMOOTHING added to every count). Both chosen by cross-validation (see NER.md, "Word senses").
 EXAMPLE_WEIGHT: Final = 4.0
 EXAMPLE_SMOOTHING: Final = 0.5
-# A context word that matches no profile key by its stem or lemma may match by its root, at this fraction.
+# A context word that matches no profile key by its stem or lemma may match by its root, at this fraction; failing
+# that, by the words of its own glosses at GLOSS_WEIGHT (as in the overlap).
 ROOT_WEIGHT: Final = 0.5
 EXAMPLES_FILE: Final = Path(__file__).with_name("data") / "wsd_examples.txt"
 _TA_MARBUTA: Final = "\u0629"
@@ -423,6 +424,7 @@ class Disambiguator:
         example_weight: float = EXAMPLE_WEIGHT,
         smoothing: float = EXAMPLE_SMOOTHING,
         root_weight: float = ROOT_WEIGHT,
+        second_weight: float = GLOSS_WEIGHT,
     ) -> None:
         """``examples``: sense-tagged sentences (default: the project's data file; ``()`` for none)."""
         self.inventory = inventory
@@ -430,6 +432,7 @@ class Disambiguator:
         self.example_weight = example_weight
         self.smoothing = smoothing
         self.root_weight = root_weight
+        self.second_weight = second_weight
         self._examples = list(read_examples() if examples is None else examples)
         self._examples_by_key: dict[str, list[Example]] | None = None
         self._profiles: dict[str, dict[str, dict[str, float]]] = {}  # headword key -> sense id -> key -> weight
@@ -535,7 +538,8 @@ class Disambiguator:
         return out
 
     def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
-        """Per context word, its best profile weight for the sense, decaying with distance like the overlap."""
+        """Per context word, its best profile weight for the sense (by stem or lemma; else ``root_weight`` times its
+        root's; else ``second_weight`` times its own glosses' words'), decaying with distance like the overlap."""
         weights = self.profile(sense.key).get(sense.sense_id)
         if not weights:
             return 0.0
@@ -546,6 +550,8 @@ class Disambiguator:
             best = max((weights.get(k, 0.0) for k in w.keys), default=0.0)
             if not best and w.root:
                 best = self.root_weight * weights.get(w.root, 0.0)
+            if not best and self.second_weight and w.gloss_keys:
+                best = self.second_weight * max((weights.get(k, 0.0) for k in w.gloss_keys), default=0.0)
             if best:
                 total += best / (1.0 + DISTANCE_DECAY * abs(j - index))
         return total
