@@ -238,6 +238,23 @@ def test_examples_profile_weights(inventory: SenseInventory) -> None:
     assert d.disambiguate_span(text, start, end) == kidney
 
 
+def test_example_contexts_are_cached(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    """The shipped examples are lemmatised once into the cache directory; another disambiguator reads them back."""
+    contexts = wsd.example_contexts()
+    assert len(contexts) >= 100
+    [cached] = inventory.cache_dir.glob("wsd-examples-*.pickle")
+
+    class NoLemmatising(Disambiguator):
+        def _context_keys(self, ex: Example, key: str) -> frozenset[str]:
+            raise AssertionError("the cached contexts were not used")
+
+    again = NoLemmatising(inventory, wsd.morphology)
+    assert again.example_contexts() == contexts
+    cached.write_bytes(b"not a pickle")  # a damaged file is rebuilt, not trusted
+    with pytest.raises(AssertionError, match="cached contexts"):
+        NoLemmatising(inventory, wsd.morphology).example_contexts()
+
+
 def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:
     """tests/gold/wsd_natural.jsonl: natural sentences written without the disambiguator's gloss wording. Measured
     0.622 before the sense-tagged examples, 0.816 with them (held-back ids 73-98 0.500 -> 0.769; MFS 0.306)."""

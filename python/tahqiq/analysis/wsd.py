@@ -434,7 +434,9 @@ class Disambiguator:
         self.root_weight = root_weight
         self.second_weight = second_weight
         self._examples = list(read_examples() if examples is None else examples)
-        self._examples_by_key: dict[str, list[Example]] | None = None
+        self._shipped_examples = examples is None  # only the shipped file's contexts are cached on disk
+        self._contexts: dict[str, list[tuple[str, frozenset[str]]]] | None = None
+        self._contexts_lock = threading.Lock()
         self._profiles: dict[str, dict[str, dict[str, float]]] = {}  # headword key -> sense id -> key -> weight
         self._signatures: dict[str, frozenset[str]] = {}
         self._gloss_keys: dict[str, frozenset[str]] = {}  # per headword key: bounded by the inventory
@@ -497,24 +499,9 @@ class Disambiguator:
         found = self._profiles.get(key)
         if found is not None:
             return found
-        if self._examples_by_key is None:
-            by_key: dict[str, list[Example]] = {}
-            for ex in self._examples:
-                sense = self.inventory.get(ex.sense_id)
-                if sense is not None:
-                    by_key.setdefault(sense.key, []).append(ex)
-            self._examples_by_key = by_key
-        contexts: dict[str, list[set[str]]] = {}
-        for ex in self._examples_by_key.get(key, ()):
-            keys: set[str] = set()
-            words = self._words(ex.text, gloss_keys=False)
-            target = next((w.root for w in words if w.start <= ex.start < w.end), "")
-            for w in words:
-                if not (w.start <= ex.start < w.end):
-                    keys |= w.keys
-                    if w.keys and w.root and w.root != target:
-                        keys.add(w.root)
-            contexts.setdefault(ex.sense_id, []).append(keys - {key, light_stem(key)})
+        contexts: dict[str, list[frozenset[str]]] = {}
+        for sid, keys in self.example_contexts().get(key, ()):
+            contexts.setdefault(sid, []).append(keys)
         out: dict[str, dict[str, float]] = {}
         a = self.smoothing
         if len(contexts) > 1:
@@ -536,6 +523,45 @@ class Disambiguator:
         with self._lock:
             self._profiles[key] = out
         return out
+
+    def example_contexts(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """Per headword key, each example's (sense id, context keys): the other words' stems and lemmas, and their
+        roots unless the target's. Lemmatising 1,500 sentences takes seconds, so for the shipped file the result is
+        kept in ``<cache_dir>/wsd-examples-<digest>.pickle`` (digest of the file and the morphology's version)."""
+        if self._contexts is not None:
+            return self._contexts
+        with self._contexts_lock:
+            if self._contexts is not None:
+                return self._contexts
+            path = self._contexts_path() if self._shipped_examples else None
+            contexts = _read_pickle(path) if path is not None else None
+            if contexts is None:
+                contexts = {}
+                for ex in self._examples:
+                    sense = self.inventory.get(ex.sense_id)
+                    if sense is not None:
+                        contexts.setdefault(sense.key, []).append((ex.sense_id, self._context_keys(ex, sense.key)))
+                if path is not None:
+                    _write_pickle(path, contexts, "wsd-examples-*.pickle")
+            self._contexts = contexts
+        return contexts
+
+    def _context_keys(self, ex: Example, key: str) -> frozenset[str]:
+        keys: set[str] = set()
+        words = self._words(ex.text, gloss_keys=False)
+        target = next((w.root for w in words if w.start <= ex.start < w.end), "")
+        for w in words:
+            if not (w.start <= ex.start < w.end):
+                keys |= w.keys
+                if w.keys and w.root and w.root != target:
+                    keys.add(w.root)
+        return frozenset(keys - {key, light_stem(key)})
+
+    def _contexts_path(self) -> Path:
+        version = getattr(self.morphology, "package_version", None)
+        tag = f"{type(self.morphology).__name__} {version() if callable(version) else ''} {FORMAT}"
+        digest = hashlib.blake2b(EXAMPLES_FILE.read_bytes() + tag.encode("utf-8"), digest_size=8).hexdigest()
+        return self.inventory.cache_dir / f"wsd-examples-{digest}.pickle"
 
     def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
         """Per context word, its best profile weight for the sense (by stem or lemma; else ``root_weight`` times its
@@ -662,6 +688,32 @@ class Disambiguator:
         entry = s.as_dict()
         entry["other_senses"] = [o.sense_id for o in self.inventory.senses_for(s.key) if o.sense_id != sense_id]
         return entry
+
+
+def _read_pickle(path: Path) -> Any:
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        return None
+
+
+def _write_pickle(path: Path, payload: Any, stale: str) -> None:
+    """Atomically, then removes the other files matching ``stale`` (older versions)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".wsd-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    for old in path.parent.glob(stale):
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def _nominal(word: _Word, previous: _Word | None) -> bool:
