@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from script_support import load_script
 from server import CACHE_DIR
 from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
 from tahqiq.analysis.morphology import Morphology
@@ -236,6 +237,22 @@ def test_examples_profile_weights(inventory: SenseInventory) -> None:
     assert d.profile(inventory.senses_for("عين")[0].key) == {}
     text, start, end = _span("نقل المريض إلى المستشفى بسبب الكلية", "الكلية")
     assert d.disambiguate_span(text, start, end) == kidney
+
+
+def test_examples_script_checks_the_file_and_finds_faults() -> None:
+    script = load_script("wsd_examples")
+    assert script.check(read_examples()) == []
+    text, start, end = _span("تخرج أخي في الكلية", "الكلية")
+    wrong_lemma = Example("كلية", "3a70a914e73b", text, start, end)  # a sense of رقم
+    half_word = Example("كلية", "cf36b8c562f1", text, start + 2, end)
+    problems = script.check([wrong_lemma, half_word])
+    assert any("not a sense of كلية" in p for p in problems)
+    assert any("not one whole word" in p for p in problems)
+    alone = script.check([half_word])
+    assert any("one sense" in p for p in alone) and any("< 3" in p for p in alone)
+    # Stock sentences two writers meet on count as near-duplicates; two uses of the word alone do not.
+    assert script.near_duplicate("ترك الشاب مقعده في الحافلة لامرأة مسنة", "ترك الشاب مقعده في الحافلة المزدحمة لامرأة")
+    assert not script.near_duplicate("ترك الشاب مقعده في الحافلة", "فاز الحزب بعشرين مقعدا في البرلمان")
 
 
 def test_example_contexts_are_cached(wsd: Disambiguator, inventory: SenseInventory) -> None:
