@@ -25,6 +25,14 @@ table), then by the lexicon's sense order (it orders senses by use, and has no s
 RANK_PRIOR / (1 + rank) is added to each score, so a weak overlap does not beat an earlier sense and without any
 overlap the first sense wins (``baseline=True`` gives that most-frequent-sense choice alone). A word the morphology
 reads as a verb gets noun senses when it cannot be one: it ends in ta marbuta, or follows في/إلى/على/عن/مع.
+
+**Sense-tagged examples.** ``data/wsd_examples.txt`` (written by the project, CC BY-SA 4.0) holds five sentences
+for each of 296 senses of 107 common ambiguous nouns. Each exemplified sense gets a profile: the smoothed
+log-likelihood ratio, against the word's other exemplified senses, of each stem, lemma and root of its examples'
+context (kept when positive). A context word adds its best profile weight (by stem or lemma; else ROOT_WEIGHT times
+its root's; else GLOSS_WEIGHT times its own glosses' words'), decaying with distance; EXAMPLE_WEIGHT times the sum
+joins the overlap and the prior. Words without examples are chosen as before. The examples' contexts are
+lemmatised once into ``<cache_dir>/wsd-examples-<digest>.pickle`` (see NER.md, "Word senses").
 """
 
 from __future__ import annotations
