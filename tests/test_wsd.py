@@ -5,16 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from script_support import load_script
 from server import CACHE_DIR
 from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import (
+    EXAMPLES_FILE,
     Disambiguator,
+    Example,
     Sense,
     SenseInventory,
     entity_sense_id,
     light_stem,
     parse_definition,
+    parse_examples,
+    read_examples,
     sense_id_for,
 )
 from tahqiq.core import normalize
@@ -119,15 +124,15 @@ def test_sense_lookup(wsd: Disambiguator) -> None:
 
 
 def test_development_set_accuracy_beats_the_baseline(wsd: Disambiguator) -> None:
-    """tests/gold/wsd.jsonl, written by the disambiguator's author (0.92): its 0.70 floor is no claim that issue 5's
-    aim is met; the blind set below is the honest measure."""
+    """tests/gold/wsd.jsonl, written by the disambiguator's author (0.92 without the examples, 0.94 with): its floor
+    is no claim that issue 5's aim is met; the blind set below is the honest measure."""
     gold = read_gold(GOLD)
     assert len(gold) == 100
     for item in gold:
         assert item["text"][item["start"] : item["end"]] == item["token"]
         assert wsd.inventory.get(item["expected_sense_id"]) is not None
     report = wsd_report(wsd, gold)
-    assert report["accuracy"] >= 0.70
+    assert report["accuracy"] >= 0.90
     assert report["accuracy"] > report["baseline_accuracy"]
 
 
@@ -172,13 +177,109 @@ def test_rank_prior_breaks_weak_overlaps_toward_earlier_senses(inventory: SenseI
     assert _FixedScores(inventory, morph, {}).choose(cands, [], 0) == cands[0]
 
 
+def test_examples_file_shape(inventory: SenseInventory) -> None:
+    """data/wsd_examples.txt: CC BY-SA, 100+ lemmas, 2+ senses each, 3+ sentences a sense, ids of the lemma's senses,
+    and no sentence of a development set (they measure the examples, so they must never be among them)."""
+    head = EXAMPLES_FILE.read_text(encoding="utf-8").splitlines()[:3]
+    assert any("CC BY-SA 4.0" in line for line in head)
+    examples = read_examples()
+    per_sense: dict[str, int] = {}
+    senses_of: dict[str, set[str]] = {}
+    for ex in examples:
+        assert ex.sense_id in {s.sense_id for s in inventory.senses_for(ex.lemma)}, ex
+        assert ex.text[ex.start : ex.end].strip() == ex.text[ex.start : ex.end] != ""
+        per_sense[ex.sense_id] = per_sense.get(ex.sense_id, 0) + 1
+        senses_of.setdefault(ex.lemma, set()).add(ex.sense_id)
+    assert len(senses_of) >= 100 and all(len(s) >= 2 for s in senses_of.values())
+    assert min(per_sense.values()) >= 3
+    assert len({ex.text for ex in examples}) == len(examples)
+    gold_texts = {g["text"] for path in (GOLD, NATURAL) for g in read_gold(path)}
+    assert not gold_texts & {ex.text for ex in examples}
+
+
+def test_parse_examples() -> None:
+    [ex] = parse_examples("// comment\nكلية | 30f512eb3f5a | تبرع [بكليته] لأخيه\n")
+    assert ex == Example("كلية", "30f512eb3f5a", "تبرع بكليته لأخيه", 5, 11)
+    for bad in ("كلية | x | بلا هدف", "كلية | x | [أ] [ب]", "كلية | [أ]"):
+        with pytest.raises(ValueError):
+            parse_examples(bad)
+
+
+def test_examples_choose_where_the_glosses_cannot(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    # No gloss of كلية shares a word with this sentence, so overlap alone leaves the first sense (the college); the
+    # kidney's examples hold غسيل and مريض.
+    text, start, end = _span("يحتاج المريض إلى غسيل الكلية مرتين كل أسبوع", "الكلية")
+    plain = Disambiguator(inventory, wsd.morphology, examples=())
+    assert plain.disambiguate_span(text, start, end) == "cf36b8c562f1"
+    assert wsd.disambiguate_span(text, start, end) == "30f512eb3f5a"
+
+
+def test_examples_profile_weights(inventory: SenseInventory) -> None:
+    """Two senses with two examples each: a context word of only one sense's examples weighs for it alone, one
+    shared by both weighs for neither, and a word without examples has no profile (today's behaviour)."""
+    college, kidney = "cf36b8c562f1", "30f512eb3f5a"
+    examples = [
+        Example("كلية", sid, *_span(text, "الكلية"))
+        for sid, text in (
+            (college, "درس الطالب في الكلية أربع سنوات"),
+            (college, "نجح الطالب في امتحان الكلية"),
+            (kidney, "أصيب الطالب بمرض في الكلية"),
+            (kidney, "عالج الطبيب الطالب من حصى الكلية"),
+        )
+    ]
+    d = Disambiguator(inventory, Morphology(CACHE_DIR), examples=examples)
+    key = inventory.get(kidney).key  # type: ignore[union-attr]
+    profile = d.profile(key)
+    assert set(profile) == {college, kidney}
+    assert light_stem("امتحان") in profile[college] and light_stem("امتحان") not in profile[kidney]
+    assert light_stem("بمرض") in profile[kidney] and light_stem("حصى") in profile[kidney]
+    assert light_stem("طالب") not in profile[college] and light_stem("طالب") not in profile[kidney]
+    assert d.profile(inventory.senses_for("عين")[0].key) == {}
+    text, start, end = _span("نقل المريض إلى المستشفى بسبب الكلية", "الكلية")
+    assert d.disambiguate_span(text, start, end) == kidney
+
+
+def test_examples_script_checks_the_file_and_finds_faults() -> None:
+    script = load_script("wsd_examples")
+    assert script.check(read_examples()) == []
+    text, start, end = _span("تخرج أخي في الكلية", "الكلية")
+    wrong_lemma = Example("كلية", "3a70a914e73b", text, start, end)  # a sense of رقم
+    half_word = Example("كلية", "cf36b8c562f1", text, start + 2, end)
+    problems = script.check([wrong_lemma, half_word])
+    assert any("not a sense of كلية" in p for p in problems)
+    assert any("not one whole word" in p for p in problems)
+    alone = script.check([half_word])
+    assert any("one sense" in p for p in alone) and any("< 3" in p for p in alone)
+    # Stock sentences two writers meet on count as near-duplicates; two uses of the word alone do not.
+    assert script.near_duplicate("ترك الشاب مقعده في الحافلة لامرأة مسنة", "ترك الشاب مقعده في الحافلة المزدحمة لامرأة")
+    assert not script.near_duplicate("ترك الشاب مقعده في الحافلة", "فاز الحزب بعشرين مقعدا في البرلمان")
+
+
+def test_example_contexts_are_cached(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    """The shipped examples are lemmatised once into the cache directory; another disambiguator reads them back."""
+    contexts = wsd.example_contexts()
+    assert len(contexts) >= 100
+    [cached] = inventory.cache_dir.glob("wsd-examples-*.pickle")
+
+    class NoLemmatising(Disambiguator):
+        def _context_keys(self, ex: Example, key: str) -> frozenset[str]:
+            raise AssertionError("the cached contexts were not used")
+
+    again = NoLemmatising(inventory, wsd.morphology)
+    assert again.example_contexts() == contexts
+    cached.write_bytes(b"not a pickle")  # a damaged file is rebuilt, not trusted
+    with pytest.raises(AssertionError, match="cached contexts"):
+        NoLemmatising(inventory, wsd.morphology).example_contexts()
+
+
 def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:
-    """tests/gold/wsd_natural.jsonl: natural sentences written without the disambiguator's gloss wording."""
+    """tests/gold/wsd_natural.jsonl: natural sentences written without the disambiguator's gloss wording. Measured
+    0.622 before the sense-tagged examples, 0.816 with them (held-back ids 73-98 0.500 -> 0.769; MFS 0.306)."""
     gold = read_gold(NATURAL)
     assert len(gold) == 98
     report = wsd_report(wsd, gold)
-    assert report["accuracy"] >= 0.60
-    assert report["accuracy"] >= report["baseline_accuracy"] + 0.25
+    assert report["accuracy"] >= 0.78
+    assert report["accuracy"] >= report["baseline_accuracy"] + 0.45
 
 
 def test_blind_test_set_accuracy_keeps_its_measured_level(wsd: Disambiguator) -> None:

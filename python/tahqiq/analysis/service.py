@@ -157,6 +157,7 @@ class AnalysisService:
         """Loads (the first time: builds) the compiled morphology table and sense index, and the gazetteers."""
         self.morphology.load()
         self.senses.load()
+        self.disambiguator.example_contexts()  # the sense-tagged examples, lemmatised once (then from the cache)
         self._recognizer = Recognizer()
 
     @property

@@ -25,6 +25,14 @@ table), then by the lexicon's sense order (it orders senses by use, and has no s
 RANK_PRIOR / (1 + rank) is added to each score, so a weak overlap does not beat an earlier sense and without any
 overlap the first sense wins (``baseline=True`` gives that most-frequent-sense choice alone). A word the morphology
 reads as a verb gets noun senses when it cannot be one: it ends in ta marbuta, or follows في/إلى/على/عن/مع.
+
+**Sense-tagged examples.** ``data/wsd_examples.txt`` (written by the project, CC BY-SA 4.0) holds five sentences
+for each of 296 senses of 107 common ambiguous nouns. Each exemplified sense gets a profile: the smoothed
+log-likelihood ratio, against the word's other exemplified senses, of each stem, lemma and root of its examples'
+context (kept when positive). A context word adds its best profile weight (by stem or lemma; else ROOT_WEIGHT times
+its root's; else GLOSS_WEIGHT times its own glosses' words'), decaying with distance; EXAMPLE_WEIGHT times the sum
+joins the overlap and the prior. Words without examples are chosen as before. The examples' contexts are
+lemmatised once into ``<cache_dir>/wsd-examples-<digest>.pickle`` (see NER.md, "Word senses").
 """
 
 from __future__ import annotations
@@ -50,10 +58,13 @@ from tahqiq.core import normalize, scan
 __all__ = [
     "ENTITY_PREFIX",
     "Disambiguator",
+    "Example",
     "Sense",
     "SenseInventory",
     "entity_sense_id",
     "light_stem",
+    "parse_examples",
+    "read_examples",
     "sense_id_for",
 ]
 
@@ -68,6 +79,15 @@ GLOSS_WEIGHT: Final = 0.2
 # Rank prior: the sense at rank r of the candidate list (most frequent headword first, then the lexicon's order)
 # gets RANK_PRIOR / (1 + r) on top of its overlap, so weak overlaps break toward the commoner senses.
 RANK_PRIOR: Final = 1.0
+# Sense-tagged examples (data/wsd_examples.txt): a sense's example contexts are its profile; a context word adds
+# EXAMPLE_WEIGHT times its best smoothed log-likelihood ratio for the sense against the word's other exemplified
+# senses (EXAMPLE_SMOOTHING added to every count). Both chosen by cross-validation (see NER.md, "Word senses").
+EXAMPLE_WEIGHT: Final = 4.0
+EXAMPLE_SMOOTHING: Final = 0.5
+# A context word that matches no profile key by its stem or lemma may match by its root, at this fraction; failing
+# that, by the words of its own glosses at GLOSS_WEIGHT (as in the overlap).
+ROOT_WEIGHT: Final = 0.5
+EXAMPLES_FILE: Final = Path(__file__).with_name("data") / "wsd_examples.txt"
 _TA_MARBUTA: Final = "\u0629"
 # Prepositions never followed by a verb (unlike حتى, منذ, or من as "who").
 _NOUN_PREPOSITIONS: Final = frozenset(normalize(w) for w in ("في", "إلى", "على", "عن", "مع"))
@@ -204,6 +224,40 @@ def parse_definition(definition: str) -> list[tuple[int, str]]:
         if body:
             out.append((number, body))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One sense-tagged example sentence: the target word is ``text[start:end]``."""
+
+    lemma: str
+    sense_id: str
+    text: str
+    start: int
+    end: int
+
+
+def parse_examples(source: str) -> list[Example]:
+    """Lines ``lemma | sense id | sentence with the [target] word``; ``//`` lines are comments."""
+    out: list[Example] = []
+    for n, line in enumerate(source.splitlines(), 1):
+        if not line.strip() or line.startswith("//"):
+            continue
+        parts = [part.strip() for part in line.split(" | ")]
+        if len(parts) != 3 or parts[2].count("[") != 1 or parts[2].count("]") != 1:
+            raise ValueError(f"line {n}: expected 'lemma | sense id | sentence with one [target]'")
+        lemma, sense_id, marked = parts
+        start = marked.index("[")
+        end = marked.index("]") - 1
+        if end <= start:
+            raise ValueError(f"line {n}: empty [target]")
+        out.append(Example(lemma, sense_id, marked.replace("[", "").replace("]", ""), start, end))
+    return out
+
+
+def read_examples(path: str | os.PathLike[str] = EXAMPLES_FILE) -> list[Example]:
+    """The project's sense-tagged examples (``data/wsd_examples.txt`` by default)."""
+    return parse_examples(Path(path).read_text(encoding="utf-8"))
 
 
 def _arramooz_dir() -> Path:
@@ -362,33 +416,57 @@ class _Word:
     lemma: str
     pos: str
     keys: set[str] = field(default_factory=set)
+    root: str = ""  # "√" + the morphology's root letters: the examples' looser key (تسوق, متسوقين meet سوق)
     gloss_keys: frozenset[str] = frozenset()  # words of the glosses of this word's own senses, minus ``keys``
 
 
 class Disambiguator:
     """Chooses a sense per word token of a text (see the module docstring)."""
 
-    def __init__(self, inventory: SenseInventory, morphology: Lemmatizer) -> None:
+    def __init__(
+        self,
+        inventory: SenseInventory,
+        morphology: Lemmatizer,
+        *,
+        examples: Sequence[Example] | None = None,
+        example_weight: float = EXAMPLE_WEIGHT,
+        smoothing: float = EXAMPLE_SMOOTHING,
+        root_weight: float = ROOT_WEIGHT,
+        second_weight: float = GLOSS_WEIGHT,
+    ) -> None:
+        """``examples``: sense-tagged sentences (default: the project's data file; ``()`` for none)."""
         self.inventory = inventory
         self.morphology = morphology
+        self.example_weight = example_weight
+        self.smoothing = smoothing
+        self.root_weight = root_weight
+        self.second_weight = second_weight
+        self._examples = list(read_examples() if examples is None else examples)
+        self._shipped_examples = examples is None  # only the shipped file's contexts are cached on disk
+        self._contexts: dict[str, list[tuple[str, frozenset[str]]]] | None = None
+        self._contexts_lock = threading.Lock()
+        self._profiles: dict[str, dict[str, dict[str, float]]] = {}  # headword key -> sense id -> key -> weight
         self._signatures: dict[str, frozenset[str]] = {}
         self._gloss_keys: dict[str, frozenset[str]] = {}  # per headword key: bounded by the inventory
         self._lock = threading.Lock()
 
-    def _words(self, text: str) -> list[_Word]:
+    def _words(self, text: str, *, gloss_keys: bool = True) -> list[_Word]:
         tokens = [t for t in scan(text) if t.kind == "word"]
         analyses = self.morphology.analyze(text, task="full") if tokens else []
         words: list[_Word] = []
         for tok, a in zip(tokens, analyses, strict=True):
             lemma = normalize(str(a.get("lemma") or tok.text), alef=False, ya=False)
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
+            root = str(a.get("root") or "").replace(" ", "")
+            w.root = "\u221a" + root if root else ""
             words.append(w)
         for i, w in enumerate(words):
             if w.pos in ("verb", "adv") and _nominal(w, words[i - 1] if i else None):
                 w.pos = "noun"
             if loose(w.token) not in _STOP and loose(w.lemma) not in _STOP:
                 w.keys = {light_stem(w.lemma), light_stem(w.token), loose(w.lemma)} - {""}
-                w.gloss_keys = self._own_gloss_keys(w) - w.keys
+                if gloss_keys:
+                    w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
 
     def _own_gloss_keys(self, word: _Word) -> frozenset[str]:
@@ -421,6 +499,96 @@ class Disambiguator:
         with self._lock:
             self._signatures[sense.sense_id] = sig
         return sig
+
+    def profile(self, key: str) -> dict[str, dict[str, float]]:
+        """Per exemplified sense of the headword ``key``: the weight of each context key of its examples, the
+        smoothed log-likelihood ratio of a sentence of this sense holding it against one of the word's other
+        exemplified senses, kept when positive (memoised; empty for a word without examples)."""
+        found = self._profiles.get(key)
+        if found is not None:
+            return found
+        contexts: dict[str, list[frozenset[str]]] = {}
+        for sid, keys in self.example_contexts().get(key, ()):
+            contexts.setdefault(sid, []).append(keys)
+        out: dict[str, dict[str, float]] = {}
+        a = self.smoothing
+        if len(contexts) > 1:
+            counts = {sid: Counter(k for keys in sets for k in keys) for sid, sets in contexts.items()}
+            total = Counter[str]()
+            for c in counts.values():
+                total.update(c)
+            sizes = {sid: len(sets) for sid, sets in contexts.items()}
+            n_all = sum(sizes.values())
+            for sid, c in counts.items():
+                n_s, n_o = sizes[sid], n_all - sizes[sid]
+                weights = {}
+                for k, c_s in c.items():
+                    c_o = total[k] - c_s
+                    llr = math.log((c_s + a) / (n_s + 2 * a)) - math.log((c_o + a) / (n_o + 2 * a))
+                    if llr > 0:
+                        weights[k] = llr
+                out[sid] = weights
+        with self._lock:
+            self._profiles[key] = out
+        return out
+
+    def example_contexts(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        """Per headword key, each example's (sense id, context keys): the other words' stems and lemmas, and their
+        roots unless the target's. Lemmatising 1,500 sentences takes seconds, so for the shipped file the result is
+        kept in ``<cache_dir>/wsd-examples-<digest>.pickle`` (digest of the file and the morphology's version)."""
+        if self._contexts is not None:
+            return self._contexts
+        with self._contexts_lock:
+            if self._contexts is not None:
+                return self._contexts
+            path = self._contexts_path() if self._shipped_examples else None
+            contexts = _read_pickle(path) if path is not None else None
+            if contexts is None:
+                contexts = {}
+                for ex in self._examples:
+                    sense = self.inventory.get(ex.sense_id)
+                    if sense is not None:
+                        contexts.setdefault(sense.key, []).append((ex.sense_id, self._context_keys(ex, sense.key)))
+                if path is not None:
+                    _write_pickle(path, contexts, "wsd-examples-*.pickle")
+            self._contexts = contexts
+        return contexts
+
+    def _context_keys(self, ex: Example, key: str) -> frozenset[str]:
+        keys: set[str] = set()
+        words = self._words(ex.text, gloss_keys=False)
+        target = next((w.root for w in words if w.start <= ex.start < w.end), "")
+        for w in words:
+            if not (w.start <= ex.start < w.end):
+                keys |= w.keys
+                if w.keys and w.root and w.root != target:
+                    keys.add(w.root)
+        return frozenset(keys - {key, light_stem(key)})
+
+    def _contexts_path(self) -> Path:
+        version = getattr(self.morphology, "package_version", None)
+        tag = f"{type(self.morphology).__name__} {version() if callable(version) else ''} {FORMAT}"
+        digest = hashlib.blake2b(EXAMPLES_FILE.read_bytes() + tag.encode("utf-8"), digest_size=8).hexdigest()
+        return self.inventory.cache_dir / f"wsd-examples-{digest}.pickle"
+
+    def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
+        """Per context word, its best profile weight for the sense (by stem or lemma; else ``root_weight`` times its
+        root's; else ``second_weight`` times its own glosses' words'), decaying with distance like the overlap."""
+        weights = self.profile(sense.key).get(sense.sense_id)
+        if not weights:
+            return 0.0
+        total = 0.0
+        for j, w in enumerate(words):
+            if j == index or not w.keys:
+                continue
+            best = max((weights.get(k, 0.0) for k in w.keys), default=0.0)
+            if not best and w.root:
+                best = self.root_weight * weights.get(w.root, 0.0)
+            if not best and self.second_weight and w.gloss_keys:
+                best = self.second_weight * max((weights.get(k, 0.0) for k in w.gloss_keys), default=0.0)
+            if best:
+                total += best / (1.0 + DISTANCE_DECAY * abs(j - index))
+        return total
 
     def candidates(self, word: _Word) -> list[Sense]:
         if word.pos in NO_SENSE_POS:
@@ -456,6 +624,8 @@ class Disambiguator:
         best_score = -1.0
         for rank, sense in enumerate(candidates):
             s = self.score(sense, words, index) + RANK_PRIOR / (1 + rank)
+            if self.example_weight and words:
+                s += self.example_weight * self.example_score(sense, words, index)
             if s > best_score:
                 best, best_score = sense, s
         return best
@@ -526,6 +696,32 @@ class Disambiguator:
         entry = s.as_dict()
         entry["other_senses"] = [o.sense_id for o in self.inventory.senses_for(s.key) if o.sense_id != sense_id]
         return entry
+
+
+def _read_pickle(path: Path) -> Any:
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        return None
+
+
+def _write_pickle(path: Path, payload: Any, stale: str) -> None:
+    """Atomically, then removes the other files matching ``stale`` (older versions)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".wsd-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    for old in path.parent.glob(stale):
+        if old != path:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 def _nominal(word: _Word, previous: _Word | None) -> bool:
