@@ -30,6 +30,7 @@ TARGET = ROOT / "tests" / "gold" / "relations_dev_more.jsonl"
 SETS = (
     (SOURCE, TARGET, 1),
     (SOURCE.with_name("relations_dev_news.txt"), TARGET.with_name("relations_dev_news.jsonl"), 342),
+    (SOURCE.with_name("relations_dev_news2.txt"), TARGET.with_name("relations_dev_news2.jsonl"), 420),
 )
 
 
