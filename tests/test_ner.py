@@ -513,3 +513,24 @@ def test_relation_arguments_in_news(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a transliterated first name that reads as a present or future verb (ت…, سي…) opens a name after a title
+        # when an unlisted bare word follows it, or when it is too long for a verb without a suffix
+        ("فاز العداء الكيني تيموثي شيرويوت بالسباق أمس", ("PERS", "تيموثي شيرويوت"), None),
+        ("وصل المدرب الفرنسي سيباستيان ديسابر إلى القاهرة", ("PERS", "سيباستيان ديسابر"), None),
+        # … and a long one is a family name after a first name in ا
+        ("توج العداء الكيني جوشوا تيتشيبيري بالذهبية", ("PERS", "جوشوا تيتشيبيري"), None),
+        # guards: a verb after a title still takes no name
+        ("قال المدرب البرتغالي سيقود الفريق في النهائي", ("OCC", "المدرب البرتغالي"), ("PERS", "سيقود الفريق")),
+        ("الرئيس الفرنسي يستقبل نظيره في باريس", ("OCC", "الرئيس الفرنسي"), ("PERS", "يستقبل نظيره")),
+        ("اللاعب المصري يسجل هدفين", ("OCC", "اللاعب المصري"), ("PERS", "يسجل هدفين")),
+    ],
+)
+def test_transliterated_names_that_read_as_verbs(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -1819,13 +1819,17 @@ class Recognizer:
                     and (
                         (
                             self._foreign_word(keys, toks, j + 1)
-                            and (keys[j + 1][:1] not in "يت" or keys[j + 1] in families)  # ظهيرا ينص
+                            and (
+                                keys[j + 1][:1] not in "يت"
+                                or keys[j + 1] in families
+                                or self._long_foreign(keys, toks, j + 1)
+                            )  # ظهيرا ينص
                         )
                         or keys[j + 1] in NAME_LINKS
                     )
                 ):
                     continue
-            if self._verb_like(keys, j):
+            if self._verb_like(keys, j) and not self._name_like_verb(keys, toks, j):
                 continue  # a verb, not a name: الرئيس يزور
             e = j + 1
             words = 1
@@ -1862,7 +1866,7 @@ class Recognizer:
                     words += 1
                 elif (
                     words < 2
-                    and not self._verb_like(keys, e)
+                    and (not self._verb_like(keys, e) or self._long_foreign(keys, toks, e))
                     and self._foreign_word(keys, toks, e)
                     and not self._adjective_next(keys, toks, e)
                 ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
@@ -2193,6 +2197,31 @@ class Recognizer:
             return True  # a future: سيلعب, ستشارك (but ستيفان is a name)
         return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if not p or k[:1] == "و")
 
+    def _long_foreign(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """An unlisted word too long for a present-tense verb without a suffix (تشيبتيغي, أديسينا): a
+        transliterated name even when it opens with ي, ت or سي."""
+        k = keys[j] if j < len(keys) else ""
+        return (
+            len(k) >= 7
+            and not k.startswith(("و", "ف", "ال"))
+            and not k.endswith(("ون", "ان", "ين", "وا", "ها", "هم", "نا", "كم", "ات"))
+            and self._foreign_word(keys, toks, j)
+        )
+
+    def _name_like_verb(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word after a title that reads as a verb (سيمون, تيدروس, سيسيه) but opens a name: a long
+        transliterated word, or one followed by an unlisted bare word (no article, clitic, plural or accusative
+        ending) that reads as no verb: سيمون بايلز, not يسجل هدفين or سيقود الفريق."""
+        n = len(keys)
+        k = keys[j]
+        if k.startswith(("و", "ف")) or not self._foreign_word(keys, toks, j):
+            return False
+        if self._long_foreign(keys, toks, j):
+            return True
+        if j + 1 >= n or not self._bare_name(keys, toks, j + 1) or self._verb_like(keys, j + 1):
+            return False
+        return not keys[j + 1].startswith(("ب", "ل", "ك")) and not keys[j + 1].endswith("ة")
+
     @staticmethod
     def _adjective_next(keys: list[str], toks: list[Token], j: int) -> bool:
         """The word after token j agrees with it as an indefinite adjective (اتصالا هاتفيا, بيانا رسميا): token
@@ -2317,16 +2346,21 @@ class Recognizer:
         ):
             return e
         after = last + 1
-        ends = (
-            w == 2  # عبد + a definite word is a name's part wherever it stands
-            or after >= n
+        return after if w == 2 or self._clause_goes_on(keys, toks, after) else e  # عبد + a definite word: a name
+
+    def _clause_goes_on(self, keys: list[str], toks: list[Token], after: int) -> bool:
+        """The clause goes on at token ``after`` as it does right after a name: the end, a punctuation mark, a
+        complementiser, a verb, an indefinite accusative or a word with ب or ل (not an object or a noun's
+        complement, which would make the word before it a noun)."""
+        n = len(keys)
+        return (
+            after >= n
             or toks[after].kind != "word"
             or keys[after] in COMPLEMENTISERS
             or self._verb_like(keys, after)
             or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
             or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
         )
-        return after if ends else e
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
