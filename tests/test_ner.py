@@ -534,3 +534,22 @@ def test_transliterated_names_that_read_as_verbs(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # international first names the project lists take an unlisted family name with no title before them
+        ("أعلن ستيف بالمر أن الشركة ستتوسع", ("PERS", "ستيف بالمر"), None),
+        # … through the links of a foreign name, or a middle name in ا before the family name
+        ("سجل نيمار دا سيلفا هدفا", ("PERS", "نيمار دا سيلفا"), ("PERS", "نيمار")),
+        ("التقت أورسولا فون دير لاين بالوفد", ("PERS", "أورسولا فون دير لاين"), None),
+        ("كتب غابرييل غارسيا ماركيز روايته", ("PERS", "غابرييل غارسيا ماركيز"), None),
+        # guard: a short word in ا is no middle name
+        ("وقالت ريم بنا ذكرى جميلة", ("PERS", "ريم"), ("PERS", "ريم بنا ذكرى")),
+    ],
+)
+def test_international_first_names(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
