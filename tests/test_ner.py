@@ -553,3 +553,25 @@ def test_international_first_names(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+def test_a_feminine_post_with_a_masculine_possessive_is_a_post_and_anchors_a_name(rules: Recognizer) -> None:
+    # رئيسته: رئيسة + ه (the festival's president), as رئيستها and وزيرها are posts
+    got = {(e.type, e.text) for e in rules.recognize("قالت رئيسته إيلينا موراتي إن الدورة ستفتتح غدا")}
+    assert ("OCC", "رئيسته") in got and ("PERS", "إيلينا موراتي") in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a range across two months after من or بين is one DATE, the year included
+        ("أقيمت الدورة بين 12 آذار و3 نيسان 2019 في عمان", ("DATE", "بين 12 آذار و3 نيسان 2019"), ("CARDINAL", "و3")),
+        ("يستمر المعرض من 28 كانون الثاني إلى 4 شباط في جدة", ("DATE", "من 28 كانون الثاني إلى 4 شباط"), None),
+        # the range within one month stays as it was
+        ("أقيم المهرجان بين 10 و20 أيار 2025 في الرباط", ("DATE", "بين 10 و20 أيار 2025"), None),
+    ],
+)
+def test_a_range_across_two_months_is_one_date(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

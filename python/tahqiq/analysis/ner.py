@@ -445,9 +445,9 @@ class Recognizer:
                 if base + "ه" not in PLACE_HEADS_FEMININE:
                     # the feminine title (المستشارة) and its plural, unless a place word (محافظة, محافظات)
                     forms |= {base + "ه", base + "ات"}
-                # a post with its possessive (رئيسها, وزيرها, رئيستها, مؤسسهم) is a post too (NER.md); the
-                # masculine ه is left out, since it reads as the feminine title once ة is folded
-                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم"}
+                # a post with its possessive (رئيسها, وزيرها, رئيستها, رئيسته, مؤسسهم) is a post too (NER.md);
+                # the masculine ه is left out, since it reads as the feminine title once ة is folded
+                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم", base + "ته"}
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]} | mine:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -1751,7 +1751,7 @@ class Recognizer:
                 keys[s.i].startswith(("ال", "وال", "بال", "لل"))
                 or s.j in nisba_ends
                 or s.j - s.i > 1
-                or keys[s.i].endswith(("ها", "هم"))  # a post with its possessive: وزيرها رالف ريغنفانو
+                or keys[s.i].endswith(("ها", "هم", "ته"))  # a post with its possessive: وزيرها رالف ريغنفانو
             )
             and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
         ]
@@ -2430,6 +2430,8 @@ class Recognizer:
                     if j < n and keys[j] in YEAR_MARK:
                         j += 1  # من 2 إلى 9 شوال 1445 هـ
                 return j, None
+            if r > i and (cross := self._month_range(toks, keys, r)):
+                return cross, None
             if r > i:
                 return None
         # quarters and centuries: الربع الثالث, القرن السادس الميلادي
@@ -2520,6 +2522,27 @@ class Recognizer:
                 j += 1
             return j, None
         return None
+
+    def _month_range(self, toks: list[Token], keys: list[str], r: int) -> int:
+        """End of a range across two months from its first day at token r, after من or بين (0 when none): a day,
+        its month, إلى/حتى or و on the second day, that day's month and a year (بين 29 تشرين الأول و6 تشرين
+        الثاني 2018, من 26 أيلول إلى 5 تشرين الأول)."""
+        n = len(toks)
+        x = self._month_at(keys, r + 1)[0]
+        if not x or x >= n:
+            return 0
+        if keys[x] in RANGE_LINK and x + 1 < n and toks[x + 1].kind == "number" and len(keys[x + 1]) <= 2:
+            y = x + 2
+        elif keys[x][:1] == "و" and keys[x][1:].isdigit() and len(keys[x]) <= 3:
+            y = x + 1
+        else:
+            return 0
+        j = self._month_at(keys, y)[0] if y < n else 0
+        if not j:
+            return 0
+        if j < n and toks[j].kind == "number" and len(keys[j]) == 4:
+            j += 1
+        return j
 
     def _resolve(self, toks: list[Token], keys: Sequence[str], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first (`keys`: the tokens'
