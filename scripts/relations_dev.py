@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Build tests/gold/relations_dev_more.jsonl and relations_dev_news.jsonl from their sources in tests/gold/src/.
+"""Build tests/gold/relations_dev_more.jsonl, relations_dev_news.jsonl and relations_dev_news2.jsonl from their
+sources in tests/gold/src/.
 
     python scripts/relations_dev.py
 
@@ -7,7 +8,8 @@ Development sentences written for the project (CC BY-SA 4.0) to calibrate and ch
 gold test set (tests/gold/relations.jsonl) is not built from them. relations_dev_news.txt goes on with
 relations_dev_more's numbering (its first sentence is id 342) and is kept apart so that the recognizer's learned
 layer, trained on relations_dev_more, never sees it: end to end on it the entities are the recognizer's on text it
-was not fit on. Source format: blocks separated by blank lines;
+was not fit on; relations_dev_news2.txt goes on from it (id 420) and is kept apart from the learned layer too.
+Source format: blocks separated by blank lines;
 the first line of a block is the sentence, then one line per entity, `TYPE text` (`text#n`: the n-th occurrence on
 token boundaries), then one line per relation, `predicate subject text => object text` (each side names one of the
 block's entities, `#n` as above). Every relation that holds between the listed entities is listed. A block whose
@@ -30,6 +32,7 @@ TARGET = ROOT / "tests" / "gold" / "relations_dev_more.jsonl"
 SETS = (
     (SOURCE, TARGET, 1),
     (SOURCE.with_name("relations_dev_news.txt"), TARGET.with_name("relations_dev_news.jsonl"), 342),
+    (SOURCE.with_name("relations_dev_news2.txt"), TARGET.with_name("relations_dev_news2.jsonl"), 420),
 )
 
 

@@ -515,3 +515,65 @@ def test_relation_arguments_in_news(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a transliterated first name that reads as a present or future verb (ت…, سي…) opens a name after a title
+        # when an unlisted bare word follows it, or when it is too long for a verb without a suffix
+        ("فاز العداء الكيني تيموثي شيرويوت بالسباق أمس", ("PERS", "تيموثي شيرويوت"), None),
+        ("وصل المدرب الفرنسي سيباستيان ديسابر إلى القاهرة", ("PERS", "سيباستيان ديسابر"), None),
+        # … and a long one is a family name after a first name in ا
+        ("توج العداء الكيني جوشوا تيتشيبيري بالذهبية", ("PERS", "جوشوا تيتشيبيري"), None),
+        # guards: a verb after a title still takes no name
+        ("قال المدرب البرتغالي سيقود الفريق في النهائي", ("OCC", "المدرب البرتغالي"), ("PERS", "سيقود الفريق")),
+        ("الرئيس الفرنسي يستقبل نظيره في باريس", ("OCC", "الرئيس الفرنسي"), ("PERS", "يستقبل نظيره")),
+        ("اللاعب المصري يسجل هدفين", ("OCC", "اللاعب المصري"), ("PERS", "يسجل هدفين")),
+    ],
+)
+def test_transliterated_names_that_read_as_verbs(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # international first names the project lists take an unlisted family name with no title before them
+        ("أعلن ستيف بالمر أن الشركة ستتوسع", ("PERS", "ستيف بالمر"), None),
+        # … through the links of a foreign name, or a middle name in ا before the family name
+        ("سجل نيمار دا سيلفا هدفا", ("PERS", "نيمار دا سيلفا"), ("PERS", "نيمار")),
+        ("التقت أورسولا فون دير لاين بالوفد", ("PERS", "أورسولا فون دير لاين"), None),
+        ("كتب غابرييل غارسيا ماركيز روايته", ("PERS", "غابرييل غارسيا ماركيز"), None),
+        # guard: a short word in ا is no middle name
+        ("وقالت ريم بنا ذكرى جميلة", ("PERS", "ريم"), ("PERS", "ريم بنا ذكرى")),
+    ],
+)
+def test_international_first_names(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
+
+
+def test_a_feminine_post_with_a_masculine_possessive_is_a_post_and_anchors_a_name(rules: Recognizer) -> None:
+    # رئيسته: رئيسة + ه (the festival's president), as رئيستها and وزيرها are posts
+    got = {(e.type, e.text) for e in rules.recognize("قالت رئيسته إيلينا موراتي إن الدورة ستفتتح غدا")}
+    assert ("OCC", "رئيسته") in got and ("PERS", "إيلينا موراتي") in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a range across two months after من or بين is one DATE, the year included
+        ("أقيمت الدورة بين 12 آذار و3 نيسان 2019 في عمان", ("DATE", "بين 12 آذار و3 نيسان 2019"), ("CARDINAL", "و3")),
+        ("يستمر المعرض من 28 كانون الثاني إلى 4 شباط في جدة", ("DATE", "من 28 كانون الثاني إلى 4 شباط"), None),
+        # the range within one month stays as it was
+        ("أقيم المهرجان بين 10 و20 أيار 2025 في الرباط", ("DATE", "بين 10 و20 أيار 2025"), None),
+    ],
+)
+def test_a_range_across_two_months_is_one_date(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -80,6 +80,12 @@ def test_combine_strategies() -> None:
     assert set(drop) == {("PERS", 2, 3), ("PERS", 8, 10)} and add == [("PERS", 2, 4), ("PERS", 12, 14)]
     drop, add = combine(rules, {"PERS": [(1, 3), (4, 6)]}, "extend")
     assert drop == [("PERS", 2, 3)] and add == [("PERS", 1, 3)]  # (4, 6) crosses the GPE: not added
+    # a grown title that would cut the rules' name after it is not taken (الرئيس التنفيذي بدر | بدر محمد المير)
+    rules = [("OCC", 0, 2), ("PERS", 2, 5)]
+    assert combine(rules, {"OCC": [(0, 3)], "PERS": []}, "extend") == ([], [])
+    # … while one holding the name whole may grow (a facility holds a person: مطار الملك خالد الدولي)
+    rules = [("FAC", 0, 2), ("PERS", 1, 2)]
+    assert combine(rules, {"FAC": [(0, 3)], "PERS": []}, "extend") == ([("FAC", 0, 2)], [("FAC", 0, 3)])
 
 
 def test_shipped_weights_are_a_rebuild() -> None:

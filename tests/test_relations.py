@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
 from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
-from tahqiq.analysis.relations import ENTITY_TYPES, RelationExtractor, load_inventory
+from tahqiq.analysis.relations import ENTITY_TYPES, MEASURE_CONFIDENCE, RelationExtractor, load_inventory
 
 GOLD = Path(__file__).resolve().parent / "gold"
 EXPECTED = (
@@ -104,7 +104,7 @@ def test_no_entities_or_no_trigger_gives_nothing() -> None:
 def test_confidence_uses_entity_confidence_and_distance() -> None:
     text = "عمان عاصمة الأردن."
     sure = EXTRACTOR.extract(text, [ent(text, "عمان", "GPE"), ent(text, "الأردن", "GPE")])[0]["confidence"]
-    low = [{**ent(text, "عمان", "GPE"), "confidence": 0.5}, {**ent(text, "الأردن", "GPE"), "confidence": 0.5}]
+    low = [{**ent(text, "عمان", "GPE"), "confidence": 0.7}, {**ent(text, "الأردن", "GPE"), "confidence": 0.7}]
     unsure = EXTRACTOR.extract(text, low)[0]["confidence"]
     assert unsure < sure
     far_text = "عمان هي منذ زمن بعيد جدا عاصمة الأردن."
@@ -245,7 +245,11 @@ def test_dev_gold_is_well_formed() -> None:
 
 def test_written_dev_set_is_built_from_its_source_and_well_formed() -> None:
     module = load_script("relations_dev")
-    assert [t.name for _, t, _ in module.SETS] == ["relations_dev_more.jsonl", "relations_dev_news.jsonl"]
+    assert [t.name for _, t, _ in module.SETS] == [
+        "relations_dev_more.jsonl",
+        "relations_dev_news.jsonl",
+        "relations_dev_news2.jsonl",
+    ]
     for source, target, first in module.SETS:
         built = module.build(source.read_text(encoding="utf-8"), first)
         assert built == read_gold(target)
@@ -397,7 +401,10 @@ def test_nesting_rules_with_the_inner_entity_as_subject_and_an_institutions_plac
     ]
     got = triples(text, ents)
     assert ("produces", "بوينغ", "بوينغ 787") in got
-    assert ("located_in", "مكتبة الإسكندرية", "الإسكندرية") in got
+    # an institution named after its place: measured at precision 0.18 on the development sets, so it fires at
+    # the calibration's threshold but is left out at the extractor's (MIN_CONFIDENCE)
+    assert ("located_in", "مكتبة الإسكندرية", "الإسكندرية") not in got
+    assert ("located_in", "مكتبة الإسكندرية", "الإسكندرية") in measured_triples(text, ents)
     assert ("headquarters", "مكتبة الإسكندرية", "الإسكندرية") not in got
 
 
@@ -590,6 +597,13 @@ def patterns_triples(text: str, ents: list[dict[str, object]]) -> set[tuple[str,
     return {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in extractor.extract(text, ents)}
 
 
+def measured_triples(text: str, ents: list[dict[str, object]]) -> set[tuple[str, str, str]]:
+    """The patterns' relations at the calibration's threshold (MEASURE_CONFIDENCE): also those of patterns whose
+    measured precision keeps them out of the extractor's output."""
+    extractor = RelationExtractor(classifier=None, min_confidence=MEASURE_CONFIDENCE)
+    return {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in extractor.extract(text, ents)}
+
+
 # news at large (relations_dev_more ids 242-341): verbs and nouns of the predicates that the patterns did not know
 def test_news_triggers_for_leading_dying_living_and_visiting() -> None:
     text = "يقود اللواء سمير الحسن قيادة الشرطة العراقية منذ عام 2022."
@@ -622,10 +636,11 @@ def test_news_triggers_for_companies_and_their_seats() -> None:
     got = patterns_triples(text, ents)
     assert ("headquarters", "شركة الواحة للنفط", "بنغازي") in got
     assert ("headquarters", "شركة الواحة للنفط", "ليبيا") not in got
-    # a person managing an organisation heads it; an organisation managing one owns it
+    # a person managing an organisation heads it; an organisation managing one owns it (تديرها measured at
+    # precision 0.25: it fires at the calibration's threshold only)
     text = "جمعية الأمل الخيرية تديرها السيدة هدى الخطيب منذ سنوات."
     ents = [ent(text, "جمعية الأمل الخيرية", "ORG"), ent(text, "هدى الخطيب", "PERS")]
-    got = patterns_triples(text, ents)
+    got = measured_triples(text, ents)
     assert ("head_of", "هدى الخطيب", "جمعية الأمل الخيرية") in got
     assert ("owns", "هدى الخطيب", "جمعية الأمل الخيرية") not in got
 
@@ -908,3 +923,21 @@ def test_taking_part_stated_after_the_event_with_its_pronoun() -> None:
     got = patterns_triples(text, ents)
     assert ("participant_in", "دار النشر العربية", "معرض الكتاب الدولي") in got
     assert ("announced_by", "معرض الكتاب الدولي", "وزارة الثقافة") in got
+
+
+def test_a_post_with_its_possessive_heads_the_sentences_organisation() -> None:
+    # the pronoun of رئيسها، مديره، وزيرها، رئيس مجلس إدارته … is the sentence's first organisation, at any distance
+    text = "أعلنت شركة الأفق للطاقة في بيان صدر أمس أن رئيسها التنفيذي سامر الخطيب سيزور الرياض."
+    ents = [
+        ent(text, "شركة الأفق للطاقة", "ORG"),
+        ent(text, "رئيسها التنفيذي", "OCC"),
+        ent(text, "سامر الخطيب", "PERS"),
+        ent(text, "الرياض", "GPE"),
+    ]
+    assert ("head_of", "سامر الخطيب", "شركة الأفق للطاقة") in patterns_triples(text, ents)
+    text = "وقع بنك الأمل، الذي يرأس مجلس إدارته فادي نصر، اتفاقية مع الحكومة."
+    ents = [ent(text, "بنك الأمل", "ORG"), ent(text, "فادي نصر", "PERS")]
+    assert ("head_of", "فادي نصر", "بنك الأمل") in patterns_triples(text, ents)
+    text = "افتتحت وزارة الصحة الكويتية مستشفى جديدا بحضور وزيرها خالد السعد."
+    ents = [ent(text, "وزارة الصحة الكويتية", "ORG"), ent(text, "وزيرها", "OCC"), ent(text, "خالد السعد", "PERS")]
+    assert ("head_of", "خالد السعد", "وزارة الصحة الكويتية") in patterns_triples(text, ents)

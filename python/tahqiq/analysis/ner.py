@@ -339,6 +339,8 @@ COUNTERPART = normalize("نظير", ta_marbuta=True)
 NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
+# the links of foreign names a listed first name may take before its family name (نيمار دا سيلفا)
+FOREIGN_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("دا", "دي", "فون", "فان", "دير"))
 # function words that fold onto a name under ya normalisation (على → علي)
 NOT_NAMES = frozenset(
     normalize(w, ta_marbuta=True)
@@ -443,9 +445,9 @@ class Recognizer:
                 if base + "ه" not in PLACE_HEADS_FEMININE:
                     # the feminine title (المستشارة) and its plural, unless a place word (محافظة, محافظات)
                     forms |= {base + "ه", base + "ات"}
-                # a post with its possessive (رئيسها, وزيرها, رئيستها, مؤسسهم) is a post too (NER.md); the
-                # masculine ه is left out, since it reads as the feminine title once ة is folded
-                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم"}
+                # a post with its possessive (رئيسها, وزيرها, رئيستها, رئيسته, مؤسسهم) is a post too (NER.md);
+                # the masculine ه is left out, since it reads as the feminine title once ة is folded
+                mine = {ks[0] + "ها", ks[0] + "هم", base + "تها", base + "تهم", base + "ته"}
                 for f in forms | {"ال" + f for f in forms} | {"ال" + ks[0]} | mine:
                     lst = self._triggers.setdefault(f, [])
                     if ((), "OCC") not in lst:
@@ -1279,7 +1281,23 @@ class Recognizer:
                         and (self._plain_word(keys, toks, e + 1) or self._gaz_match(keys, e + 1) == (e + 2, "GPE"))
                     ):
                         e += 2  # محمد أبو سلمية: a place's name as a family name
-                    elif self._plain_word(keys, toks, e):
+                    elif keys[e] in FOREIGN_LINKS:
+                        f = e
+                        while f + 1 < n and keys[f + 1] in FOREIGN_LINKS:
+                            f += 1  # أورسولا فون دير لاين
+                        if f + 1 < n and self._foreign_word(keys, toks, f + 1):
+                            e = f + 2  # نيمار دا سيلفا: the links of a foreign name and its family name
+                    elif (
+                        keys[e].endswith(("ا", "و"))
+                        and len(keys[e]) >= 5  # not a short word in ا (ريم بنا ذكرى)
+                        and self._foreign_word(keys, toks, e)
+                        and e + 1 < n
+                        and self._plain_word(keys, toks, e + 1)
+                        and not self._verb_like(keys, e + 1)
+                        and not keys[e + 1].startswith(("ب", "ل", "و", "ف"))
+                    ):
+                        e += 2  # a middle name in ا or و, then the family name: غابرييل غارسيا ماركيز
+                    elif self._plain_word(keys, toks, e) and not self._future_verb(keys[e]):  # كريستيانو سيلعب
                         e += 1
                 if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
@@ -1733,7 +1751,7 @@ class Recognizer:
                 keys[s.i].startswith(("ال", "وال", "بال", "لل"))
                 or s.j in nisba_ends
                 or s.j - s.i > 1
-                or keys[s.i].endswith(("ها", "هم"))  # a post with its possessive: وزيرها رالف ريغنفانو
+                or keys[s.i].endswith(("ها", "هم", "ته"))  # a post with its possessive: وزيرها رالف ريغنفانو
             )
             and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
         ]
@@ -1819,13 +1837,17 @@ class Recognizer:
                     and (
                         (
                             self._foreign_word(keys, toks, j + 1)
-                            and (keys[j + 1][:1] not in "يت" or keys[j + 1] in families)  # ظهيرا ينص
+                            and (
+                                keys[j + 1][:1] not in "يت"
+                                or keys[j + 1] in families
+                                or self._long_foreign(keys, toks, j + 1)
+                            )  # ظهيرا ينص
                         )
                         or keys[j + 1] in NAME_LINKS
                     )
                 ):
                     continue
-            if self._verb_like(keys, j):
+            if self._verb_like(keys, j) and not self._name_like_verb(keys, toks, j):
                 continue  # a verb, not a name: الرئيس يزور
             e = j + 1
             words = 1
@@ -1862,7 +1884,7 @@ class Recognizer:
                     words += 1
                 elif (
                     words < 2
-                    and not self._verb_like(keys, e)
+                    and (not self._verb_like(keys, e) or self._long_foreign(keys, toks, e))
                     and self._foreign_word(keys, toks, e)
                     and not self._adjective_next(keys, toks, e)
                 ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in self._stop):
@@ -2184,14 +2206,44 @@ class Recognizer:
             and not _definite(toks[j].text, k)
         )
 
+    def _future_verb(self, k: str) -> bool:
+        """A future verb (سيلعب, ستشارك; but ستيفان is a name): a family name no list knows may read as a present
+        verb (ترامب), hardly as a future one."""
+        return k not in self._name_part and (k[:2] == "سي" or (k[:2] == "ست" and k[2:3] != "ي")) and len(k) >= 5
+
     def _verb_like(self, keys: list[str], j: int) -> bool:
         """A present-tense verb, with or without و/ف (يزور, ويقيم, تستمر): never a part of a name."""
         k = keys[j]
         if k in self._name_part:
             return False
-        if (k[:2] == "سي" or (k[:2] == "ست" and k[2:3] != "ي")) and len(k) >= 5:
+        if self._future_verb(k):
             return True  # a future: سيلعب, ستشارك (but ستيفان is a name)
         return any(st[:1] in "يت" and len(st) >= 4 for st, p in self._stems(k) if not p or k[:1] == "و")
+
+    def _long_foreign(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """An unlisted word too long for a present-tense verb without a suffix (تشيبتيغي, أديسينا): a
+        transliterated name even when it opens with ي, ت or سي."""
+        k = keys[j] if j < len(keys) else ""
+        return (
+            len(k) >= 7
+            and not k.startswith(("و", "ف", "ال"))
+            and not k.endswith(("ون", "ان", "ين", "وا", "ها", "هم", "نا", "كم", "ات"))
+            and self._foreign_word(keys, toks, j)
+        )
+
+    def _name_like_verb(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A word after a title that reads as a verb (سيمون, تيدروس, سيسيه) but opens a name: a long
+        transliterated word, or one followed by an unlisted bare word (no article, clitic, plural or accusative
+        ending) that reads as no verb: سيمون بايلز, not يسجل هدفين or سيقود الفريق."""
+        n = len(keys)
+        k = keys[j]
+        if k.startswith(("و", "ف")) or not self._foreign_word(keys, toks, j):
+            return False
+        if self._long_foreign(keys, toks, j):
+            return True
+        if j + 1 >= n or not self._bare_name(keys, toks, j + 1) or self._verb_like(keys, j + 1):
+            return False
+        return not keys[j + 1].startswith(("ب", "ل", "ك")) and not keys[j + 1].endswith("ة")
 
     @staticmethod
     def _adjective_next(keys: list[str], toks: list[Token], j: int) -> bool:
@@ -2317,16 +2369,21 @@ class Recognizer:
         ):
             return e
         after = last + 1
-        ends = (
-            w == 2  # عبد + a definite word is a name's part wherever it stands
-            or after >= n
+        return after if w == 2 or self._clause_goes_on(keys, toks, after) else e  # عبد + a definite word: a name
+
+    def _clause_goes_on(self, keys: list[str], toks: list[Token], after: int) -> bool:
+        """The clause goes on at token ``after`` as it does right after a name: the end, a punctuation mark, a
+        complementiser, a verb, an indefinite accusative or a word with ب or ل (not an object or a noun's
+        complement, which would make the word before it a noun)."""
+        n = len(keys)
+        return (
+            after >= n
             or toks[after].kind != "word"
             or keys[after] in COMPLEMENTISERS
             or self._verb_like(keys, after)
             or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
             or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
         )
-        return after if ends else e
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """A family name no list knows after a listed name (الجواهري, الجابر الصباح): a definite word that is a
@@ -2373,6 +2430,8 @@ class Recognizer:
                     if j < n and keys[j] in YEAR_MARK:
                         j += 1  # من 2 إلى 9 شوال 1445 هـ
                 return j, None
+            if r > i and (cross := self._month_range(toks, keys, r)):
+                return cross, None
             if r > i:
                 return None
         # quarters and centuries: الربع الثالث, القرن السادس الميلادي
@@ -2463,6 +2522,27 @@ class Recognizer:
                 j += 1
             return j, None
         return None
+
+    def _month_range(self, toks: list[Token], keys: list[str], r: int) -> int:
+        """End of a range across two months from its first day at token r, after من or بين (0 when none): a day,
+        its month, إلى/حتى or و on the second day, that day's month and a year (بين 29 تشرين الأول و6 تشرين
+        الثاني 2018, من 26 أيلول إلى 5 تشرين الأول)."""
+        n = len(toks)
+        x = self._month_at(keys, r + 1)[0]
+        if not x or x >= n:
+            return 0
+        if keys[x] in RANGE_LINK and x + 1 < n and toks[x + 1].kind == "number" and len(keys[x + 1]) <= 2:
+            y = x + 2
+        elif keys[x][:1] == "و" and keys[x][1:].isdigit() and len(keys[x]) <= 3:
+            y = x + 1
+        else:
+            return 0
+        j = self._month_at(keys, y)[0] if y < n else 0
+        if not j:
+            return 0
+        if j < n and toks[j].kind == "number" and len(keys[j]) == 4:
+            j += 1
+        return j
 
     def _resolve(self, toks: list[Token], keys: Sequence[str], spans: list[_Span]) -> list[tuple[_Span, int]]:
         """Drop crossing and disallowed spans; return (span, depth) sorted outermost first (`keys`: the tokens'

@@ -292,6 +292,21 @@ class NerTagger:
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
+def _cuts(
+    rule_spans: Sequence[tuple[str, int, int]], tagged: dict[str, list[tuple[int, int]]], typ: str, i: int, j: int
+) -> bool:
+    """A grown span [i, j) that would cut a rule span of another tagged type: a title running into the name
+    after it (الرئيس التنفيذي بدر | بدر محمد المير)."""
+    return any(
+        s[0] != typ
+        and s[0] in tagged
+        and s[1] < j
+        and i < s[2]
+        and not ((i <= s[1] and s[2] <= j) or (s[1] <= i and j <= s[2]))
+        for s in rule_spans
+    )
+
+
 def combine(
     rule_spans: Sequence[tuple[str, int, int]], tagged: dict[str, list[tuple[int, int]]], strategy: str
 ) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
@@ -301,7 +316,8 @@ def combine(
     - ``merge``: a tagger span replaces the rule spans of its type it overlaps, a rule span the tagger does not
       touch stays (the tagger fixes boundaries and adds what the rules missed, but removes nothing outright);
     - ``extend``: as merge, but a tagger span is taken over an overlapping rule span only when it contains it
-      (boundaries only grow), and a new span only where no rule span of any type lies.
+      (boundaries only grow) and cuts no rule span of another tagged type (``_cuts``), and a new span only
+      where no rule span of any type lies.
     """
     drop: list[tuple[str, int, int]] = []
     add: list[tuple[str, int, int]] = []
@@ -314,7 +330,7 @@ def combine(
         for i, j in spans:
             over = [s for s in mine if s[1] < j and i < s[2]]
             if strategy == "extend":
-                if over and all(i <= s[1] and s[2] <= j for s in over):
+                if over and all(i <= s[1] and s[2] <= j for s in over) and not _cuts(rule_spans, tagged, typ, i, j):
                     drop.extend(over)
                     add.append((typ, i, j))
                 elif not over and not any(s[1] < j and i < s[2] for s in rule_spans):
