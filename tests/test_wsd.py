@@ -282,12 +282,23 @@ def test_natural_dev_set_accuracy(wsd: Disambiguator) -> None:
     assert report["accuracy"] >= report["baseline_accuracy"] + 0.45
 
 
-def test_blind_test_set_accuracy_keeps_its_measured_level(wsd: Disambiguator) -> None:
-    """tests/gold/wsd_test.jsonl, written blind (tests/gold/WSD.md): measured 0.343 at d1df688 and 0.475 at 29b8359
-    (most-frequent-sense baseline 0.313 both times); the floor sits 0.03 under the last look, so a regression fails.
-    The aim of issue 5 (0.70) is not met here, and this test does not claim it."""
-    gold = read_gold(Path(__file__).resolve().parent / "gold" / "wsd_test.jsonl")
-    assert len(gold) == 99
+BLIND_SETS = [
+    # (file, items, floor): the floor sits 0.03 under the last look (tests/gold/WSD.md counts every look).
+    # wsd_test: 0.343 at d1df688, 0.475 at 29b8359, 0.707 at 4629391 (the sense-tagged examples); baseline 0.313.
+    ("wsd_test.jsonl", 99, 0.677),
+    # wsd_test2: 0.619 for the code of 091c98f, 0.762 at 4629391; baseline 0.295.
+    ("wsd_test2.jsonl", 105, 0.732),
+]
+
+
+@pytest.mark.parametrize(("name", "items", "floor"), BLIND_SETS, ids=[name for name, _, _ in BLIND_SETS])
+def test_blind_test_set_accuracy_keeps_its_measured_level(
+    wsd: Disambiguator, name: str, items: int, floor: float
+) -> None:
+    """The blind sets (tests/gold/WSD.md), written by authors who never read the disambiguator: a regression under
+    the last look's figure fails. Issue 5's aim is 0.70 beside the most-frequent-sense baseline."""
+    gold = read_gold(Path(__file__).resolve().parent / "gold" / name)
+    assert len(gold) == items
     report = wsd_report(wsd, gold)
-    assert report["accuracy"] >= 0.445
-    assert report["accuracy"] > report["baseline_accuracy"] + 0.1
+    assert report["accuracy"] >= floor
+    assert report["accuracy"] > report["baseline_accuracy"] + 0.3
