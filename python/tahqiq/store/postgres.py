@@ -123,10 +123,12 @@ WITH new_claims AS (
     UPDATE claims AS cl SET status = u.status, updated_at = u.at
     FROM unnest($14::bigint[], $15::text[], $16::float8[]) AS u(claim_id, status, at)
     WHERE cl.claim_id = u.claim_id
+), rejected AS (
+    UPDATE submissions AS s SET status = 'rejected', reason = u.reason, processed_at = $19
+    FROM unnest($17::text[], $18::text[]) AS u(submission_id, reason)
+    WHERE s.submission_id = u.submission_id AND s.submission_id = ANY($17::text[])
 )
-UPDATE submissions AS s SET status = u.status, reason = u.reason, processed_at = $20
-FROM unnest($17::text[], $18::text[], $19::text[]) AS u(submission_id, status, reason)
-WHERE s.submission_id = u.submission_id
+UPDATE submissions SET status = 'processed', processed_at = $19 WHERE submission_id = ANY($20::text[])
 """
 
 
@@ -480,10 +482,10 @@ class PostgresStore:
                 *_columns(kept.artifacts, 8),
                 list(kept.statuses),
                 *_columns(kept.statuses.values(), 2),
-                [sub.submission_id for sub, _, _ in outcomes],
-                [status for _, status, _ in outcomes],
-                [reason for _, _, reason in outcomes],
+                [sub.submission_id for sub, status, _ in outcomes if status == "rejected"],
+                [reason for _, status, reason in outcomes if status == "rejected"],
                 now,
+                [sub.submission_id for sub, status, _ in outcomes if status == "processed"],
             )
             return taken
 
