@@ -31,7 +31,7 @@ from tahqiq.store.sqlite import SqliteStore
 
 T0 = 1_700_000_040.0  # a multiple of 60: the start of a one-minute window
 RATE = RateLimit(limit=120, window_s=60)
-LATEST_VERSIONS = [1, 2, 3, 4]  # the migrations both dialects ship
+LATEST_VERSIONS = [1, 2, 3, 4, 5]  # the migrations both dialects ship
 LATEST = LATEST_VERSIONS[-1]
 Factory = Callable[[], Awaitable[Store]]
 
@@ -990,6 +990,23 @@ async def test_one_batch_of_accepts_gives_each_request_its_own_answer(store: Sto
     refused_call = next(c for c, o in zip(calls, outcomes, strict=True) if isinstance(o, RateLimited))
     again = await store.accept_submission(refused_call[0], refused_call[1], refused_call[2], rate, T0 + 61)
     assert isinstance(again, Accepted)
+
+
+async def test_a_batch_of_new_keys_over_the_limit_keeps_exactly_the_ones_within_it(store: Store) -> None:
+    """Every key of the batch new (PostgreSQL's usual case since migration 5, where the claimed elements are not
+    joined back to the keys): the rate numbers still go to the right requests and the refused keys are freed."""
+    agent_id = await make_agent(store)
+    rate = RateLimit(limit=3, window_s=60)
+    calls = [(new_submission(agent_id), uid()) for _ in range(5)]
+    outcomes = await asyncio.gather(*(store.accept_submission(n, k, "fp", rate, T0) for n, k in calls))
+    accepted = [o for o in outcomes if isinstance(o, Accepted)]
+    assert sorted(o.rate.remaining for o in accepted) == [0, 1, 2]
+    assert sum(isinstance(o, RateLimited) for o in outcomes) == 2
+    for (new, _), outcome in zip(calls, outcomes, strict=True):
+        assert (await store.get_submission(new.submission_id) is not None) == isinstance(outcome, Accepted)
+    for (new, key), outcome in zip(calls, outcomes, strict=True):
+        again = await store.accept_submission(new, key, "fp", rate, T0 + 61)
+        assert isinstance(again, Replayed if isinstance(outcome, Accepted) else Accepted)
 
 
 async def test_many_concurrent_accepts_are_all_stored_once(factory: Factory) -> None:
