@@ -577,3 +577,21 @@ def test_a_range_across_two_months_is_one_date(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a listed name of two words takes a family name no list knows when the clause goes on after it
+        ("قال المدرب محمد حسن علوان إن الفريق جاهز", ("PERS", "محمد حسن علوان"), ("PERS", "محمد حسن")),
+        ("وصل محمد حسن علوان إلى الرياض", ("PERS", "محمد حسن علوان"), None),
+        ("شارك الرئيس رجب طيب أوزكان في القمة", ("PERS", "رجب طيب أوزكان"), None),
+        # guard: a noun after the word makes it the object of the verb before the name, not a family name
+        ("أحرز اللاعب محمد حسن هدف الفوز", ("PERS", "محمد حسن"), ("PERS", "محمد حسن هدف")),
+        ("افتتح المدير أحمد خالد مقر الشركة", ("PERS", "أحمد خالد"), ("PERS", "أحمد خالد مقر")),
+    ],
+)
+def test_an_unlisted_family_name_after_two_listed_words(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -331,6 +331,11 @@ COMPLEMENTISERS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("أن", "إن", "بأن", "أنه", "أنها", "إنه", "إنها", "بأنه", "بأنها", "لأن", "كما", "حيث")
 )
+# the function words that may follow a person's name as the clause goes on (رجب طيب أردوغان في, ... من)
+NAME_ENDERS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("في", "من", "على", "إلى", "الى", "عن", "مع", "و", "ثم", "الذي", "التي", "هو", "هي", "قد", "لم", "لن")
+)
 # a compass adjective after a nisba belongs to it: الكورية الجنوبية, الكوري الجنوبي
 COMPASS_NISBA = COMPASS | frozenset(normalize(w, ta_marbuta=True) for w in ("الجنوبي", "الشمالي", "الشرقي", "الغربي"))
 # a counterpart noun with its pronoun, then a nisba: the name after it is a person's (نظيره الإيراني عباس عراقجي)
@@ -1303,6 +1308,8 @@ class Recognizer:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
                 elif name_end - i >= 2 and e < n and self._family_word(keys, toks, e):
                     e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
+                elif name_end - i >= 2 and e < n and self._unlisted_family(keys, toks, name_end - 1, e):
+                    e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
                 name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
@@ -1804,7 +1811,12 @@ class Recognizer:
                 while (
                     e < n
                     and e - j < 4
-                    and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
+                    and (
+                        self._family_word(keys, toks, e)
+                        or any(not j <= x <= e for x in families.get(keys[e], ()))
+                        # عبد الغفار لانغو: a family name no list knows after a listed name of two words
+                        or (e == start_end and e - j == 2 and self._unlisted_family(keys, toks, e - 1, e))
+                    )
                 ):
                     e += 1
                 e = self._last_family(keys, toks, j, e)
@@ -1871,6 +1883,8 @@ class Recognizer:
                         words < 2
                         or keys[e] in self._name_part
                         or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                        # a family name no list knows after a name of two words (عبد الغفار لانغو)
+                        or (words == 2 and e - j == 2 and self._unlisted_family(keys, toks, e - 1, e))
                         or (  # a transliterated middle name: غابرييل غارسيا ماركيز
                             words == 2
                             and e - j == 2
@@ -2383,6 +2397,29 @@ class Recognizer:
             or self._verb_like(keys, after)
             or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
             or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
+        )
+
+    def _unlisted_family(self, keys: list[str], toks: list[Token], last: int, j: int) -> bool:
+        """An unlisted family name at token j after a listed name of two words ending at ``last``: a bare word
+        (no article, clitic, plural or accusative ending) that reads as no verb; not after a link (أبو, بن),
+        which takes its own part; and only when a function word, a verb or a mark follows it, since a noun
+        after it makes it the object of the verb before the name (رياض محرز هدف الفوز, سمير حنا افتتاح فرع)."""
+        k = keys[j]
+        after = j + 1
+        return (
+            keys[last] not in ("ابو", "بن", "ابن", "بنت", "ال")
+            and self._bare_name(keys, toks, j)
+            and k[:1] not in "بلفك"
+            and not self._verb_like(keys, j)
+            and not self._future_verb(k)
+            and (
+                after >= len(keys)
+                or toks[after].kind != "word"
+                or keys[after].lstrip("\u200b") in NAME_ENDERS  # إلى and على keep a mark (_spans)
+                or keys[after] in PREPOSITION_WORDS
+                or keys[after] in COMPLEMENTISERS
+                or self._verb_like(keys, after)
+            )
         )
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
