@@ -595,3 +595,19 @@ def test_an_unlisted_family_name_after_two_listed_words(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a listed family name that is also a common word continues a name after a title
+        ("قالت الفنانة سمر الحاج إن العرض سيبدأ", ("PERS", "سمر الحاج"), ("PERS", "سمر")),
+        ("فازت الممثلة الأردنية إلهام علي بالجائزة", ("PERS", "إلهام علي"), ("PERS", "إلهام")),
+        # a name in أل… carries no article: ألونسو is a bare name after a first name that reads as a verb
+        ("أعلن المدرب الإسباني تشابي ألونسو قائمة الفريق", ("PERS", "تشابي ألونسو"), None),
+    ],
+)
+def test_names_after_a_title_with_a_family_word_or_an_alef_name(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -1867,6 +1867,9 @@ class Recognizer:
                 if any(not j <= x <= e for x in families.get(keys[e], ())):
                     e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
                     words += 1
+                elif keys[e] in self._family and toks[e].kind == "word":
+                    e += 1  # a listed family name that is also a common word: النائبة سمر الحاج
+                    words += 1
                 elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
                     e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
                     words += 1
@@ -1891,6 +1894,7 @@ class Recognizer:
                             and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
                             and not keys[e - 1].endswith("اا")
                             and not keys[e].startswith(("ل", "ب", "و", "ف"))
+                            and not keys[e].endswith("ه")  # a noun in ة: تشابي ألونسو قائمة الفريق
                         )
                     )
                 ):
@@ -2277,11 +2281,12 @@ class Recognizer:
 
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a
-        plural (no ة, no accusative ا, no ون/ين/ات ending)."""
+        plural (no ة, no accusative ا, no ون/ين/ات ending); ألونسو and ألباريس fold to ال… but carry no article."""
         k = keys[j]
         return (
             self._plain_word(keys, toks, j)
-            and not k.startswith(("ال", "و"))
+            and not _definite(toks[j].text, k)
+            and not k.startswith("و")
             and not k.endswith(("ه", "ا", "ون", "ين", "ات", "ي"))
         )
 
