@@ -611,3 +611,10 @@ def test_names_after_a_title_with_a_family_word_or_an_alef_name(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+def test_two_children_named_one_by_one_are_two_names(rules: Recognizer) -> None:
+    # after a dual kinship noun the word with و opens the second name, not a family name of the first
+    got = {(e.type, e.text) for e in rules.recognize("سافر الزوجان مع ابنيهما أمين وحمزة إلى عمان")}
+    assert ("PERS", "أمين") in got and ("PERS", "وحمزة") in got, got
+    assert ("PERS", "أمين وحمزة") not in got, got

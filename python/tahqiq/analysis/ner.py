@@ -322,8 +322,14 @@ NOT_FACILITY_NAMES = frozenset(
 KINSHIP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("ابنه", "ابنها", "ابنته", "ابنتها", "نجله", "نجلها", "والده", "والدها", "والدته", "والدتها", "زوجته",
-              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته")
+              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته",
+              # two children or siblings, then their names: ابنتيها تيا وجيسيكا, وشقيقاه وسام وعدنان
+              "ابنيه", "ابنيها", "ابنيهما", "ابنتيه", "ابنتيها", "ابنتيهما", "ابنهما", "ابنتهما", "شقيقاه", "شقيقتاه")
 )  # fmt: skip
+KIN_PAIRS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ابنيه", "ابنيها", "ابنيهما", "ابنتيه", "ابنتيها", "ابنتيهما", "شقيقاه", "شقيقتاه", "وشقيقاه", "وشقيقتاه")
+)
 # posts held "in" a party: القيادي في حركة حماس
 LEADER_IN = frozenset(normalize(w, ta_marbuta=True) for w in ("القيادي", "القيادية", "قيادي", "قيادية"))
 # the complementisers of reported speech: never part of a name (قال لين جيان بأن …)
@@ -1913,6 +1919,14 @@ class Recognizer:
             if e < n and keys[e] in REGNAL and j in regnal_after:
                 e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
+        # two children or siblings named one by one: a word with و after the first name opens the second name
+        # (ابنيهما أمين وحمزة, وشقيقاه وسام وعدنان), not a family name
+        pairs = {q + 1 for q in range(n - 1) if heads_of[q] & KIN_PAIRS and toks[q].kind == "word"}
+        for sp in [s for s in spans if s.type == "PERS" and s.i in pairs]:
+            x = sp.i + 1
+            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 4:
+                sp.j, second = x, sp.j
+                add("PERS", x, second, 1)
         # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
         # (جبال الأطلس المغربية ⊃ NORP)
         places = [s for s in spans if s.type == "LOC" and s.j - s.i >= 2]
