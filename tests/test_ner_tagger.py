@@ -86,6 +86,9 @@ def test_combine_strategies() -> None:
     # … while one holding the name whole may grow (a facility holds a person: مطار الملك خالد الدولي)
     rules = [("FAC", 0, 2), ("PERS", 1, 2)]
     assert combine(rules, {"FAC": [(0, 3)], "PERS": []}, "extend") == ([("FAC", 0, 2)], [("FAC", 0, 3)])
+    # … but a tagger span does not join two rule names into one (ابنيهما أمين | وحمزة)
+    rules = [("PERS", 1, 2), ("PERS", 2, 3)]
+    assert combine(rules, {"PERS": [(1, 3)]}, "extend") == ([], [])
 
 
 def test_shipped_weights_are_a_rebuild() -> None:
