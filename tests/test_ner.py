@@ -618,3 +618,19 @@ def test_two_children_named_one_by_one_are_two_names(rules: Recognizer) -> None:
     got = {(e.type, e.text) for e in rules.recognize("سافر الزوجان مع ابنيهما أمين وحمزة إلى عمان")}
     assert ("PERS", "أمين") in got and ("PERS", "وحمزة") in got, got
     assert ("PERS", "أمين وحمزة") not in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a kinship or companion noun after a first name is its apposition, not a family name
+        ("هند زوجة كريم وشقيقة سلمى", ("PERS", "هند"), ("PERS", "هند زوجة")),
+        ("رثى الشاعر أدونيس صديقه الراحل", ("PERS", "أدونيس"), ("PERS", "أدونيس صديقه")),
+        # nothing follows a regnal number as a family name
+        ("وزار الملك محمد السادس الجرحى في المستشفى", ("PERS", "محمد السادس"), ("PERS", "محمد السادس الجرحى")),
+    ],
+)
+def test_no_family_name_after_an_apposition_noun_or_a_regnal_number(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

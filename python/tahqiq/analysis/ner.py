@@ -92,7 +92,11 @@ NOT_NAME_PARTS = frozenset(
               "الرسمية", "الأثري", "الملكي", "الملكية", "الإسلامي", "الإسلامية", "الحكومي", "الحكومية", "الخاص",
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي",
-              "رقم", "عدد")  # a law's number word (المرسوم الرئاسي رقم 21-300), not a name after the title in it
+              "رقم", "عدد",  # a law's number word (المرسوم الرئاسي رقم 21-300), not a name after the title in it
+              # a kinship or companion noun after a name is its apposition, not a family name (رنا زوجة سامر,
+              # أدونيس صديقه, ماكسيما ملكة هولندا)
+              "زوجة", "وزوجة", "شقيقة", "وشقيقة", "صديق", "صديقة", "صديقه", "صديقها", "وصديقه", "ملكة", "ملك",
+              "رفيقة", "رفيق", "رفيقه", "رفيقها", "خطيبة", "خطيبها", "خطيبته", "أرملة", "طليقة", "طليق")
 )  # fmt: skip
 LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
 # heads of natural places whose name follows (نهر الفرات, جبال الأطلس الكبير, مضيق هرمز); the second set only
@@ -1817,6 +1821,7 @@ class Recognizer:
                 while (
                     e < n
                     and e - j < 4
+                    and keys[e - 1] not in REGNAL  # محمد السادس الجرحى: nothing after the regnal number
                     and (
                         self._family_word(keys, toks, e)
                         or any(not j <= x <= e for x in families.get(keys[e], ()))
