@@ -2432,17 +2432,20 @@ class Recognizer:
         after = j + 1
         return (
             keys[last] not in ("ابو", "بن", "ابن", "بنت", "ال")
-            and self._bare_name(keys, toks, j)
-            and k[:1] not in "بلفك"
-            and not self._verb_like(keys, j)
-            and not self._future_verb(k)
+            and self._plain_word(keys, toks, j)
+            and not _definite(toks[j].text, k)
+            and not k.endswith(("ا", "ون", "ين", "ات"))  # an accusative or a plural: اجتماعا, هاتفيا
+            and not (k.endswith("ه") and not toks[j].text.endswith("ة"))  # a pronoun: قصائده, قرانه (not عودة)
+            and k[:1] not in "وبلفك"
+            and (not self._verb_like(keys, j) or self._long_foreign(keys, toks, j))
             and (
                 after >= len(keys)
                 or toks[after].kind != "word"
                 or keys[after].lstrip("\u200b") in NAME_ENDERS  # إلى and على keep a mark (_spans)
                 or keys[after] in PREPOSITION_WORDS
                 or keys[after] in COMPLEMENTISERS
-                or self._verb_like(keys, after)
+                # a verb in ي (not a noun in ت: محمد مصطفى إعادة تأهيل)
+                or (self._verb_like(keys, after) and keys[after].lstrip("وف")[:1] in "يس")
             )
         )
 
