@@ -639,3 +639,13 @@ def test_no_family_name_after_an_apposition_noun_or_a_regnal_number(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+def test_a_post_takes_its_field_of_affairs_and_anchors_the_name_after_it(rules: Recognizer) -> None:
+    text = "قالت المبعوثة الأوروبية للشؤون الإنسانية ماريا لوبيز إن الوضع خطير"
+    got = {(e.type, e.text) for e in rules.recognize(text)}
+    assert ("OCC", "المبعوثة الأوروبية للشؤون الإنسانية") in got, got
+    assert ("PERS", "ماريا لوبيز") in got and ("PERS", "للشؤون الإنسانية") not in got, got
+    # and a plural with a preposition after it is no name
+    got = {(e.type, e.text) for e in rules.recognize("شغل منصب المفوض السامي لشؤون اللاجئين لسنوات")}
+    assert ("OCC", "المفوض السامي لشؤون اللاجئين") in got and ("PERS", "لسنوات") not in got, got

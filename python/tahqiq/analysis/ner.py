@@ -334,6 +334,7 @@ KIN_PAIRS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("ابنيه", "ابنيها", "ابنيهما", "ابنتيه", "ابنتيها", "ابنتيهما", "شقيقاه", "شقيقتاه", "وشقيقاه", "وشقيقتاه")
 )
+AFFAIRS = frozenset(normalize(w, ta_marbuta=True) for w in ("للشؤون", "لشؤون"))
 # posts held "in" a party: القيادي في حركة حماس
 LEADER_IN = frozenset(normalize(w, ta_marbuta=True) for w in ("القيادي", "القيادية", "قيادي", "قيادية"))
 # the complementisers of reported speech: never part of a name (قال لين جيان بأن …)
@@ -1758,6 +1759,17 @@ class Recognizer:
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
         # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a
         # kinship noun with its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)
+        # a post for a field of affairs takes it (المفوضة الأوروبية للشؤون الخارجية, مساعد الوزير للشؤون
+        # الأفريقية): لشؤون and the definite word after it, then its adjectives; a name after it is then anchored
+        for sp in [s for s in spans if s.type == "OCC" and s.j + 1 < n and keys[s.j] in AFFAIRS]:
+            e = sp.j + 1
+            if toks[e].kind != "word" or not _definite(toks[e].text, keys[e]) or keys[e] in self._stop:
+                continue
+            e += 1
+            while e < n and toks[e].kind == "word" and keys[e].startswith("ال") and keys[e].endswith(("ي", "يه")):
+                e += 1  # للشؤون السياسية والأمنية stays at the first adjective's end without و
+            spans[:] = [o for o in spans if not (o.type in ("PERS", "ORG") and sp.j <= o.i < e)]
+            sp.j = e
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
         anchors = [
             s.j
@@ -1839,8 +1851,8 @@ class Recognizer:
             lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
             if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
                 continue  # فلاديمير بوتين: a city's name that is also a first name
-            if _definite(toks[j].text, keys[j]):
-                continue
+            if _definite(toks[j].text, keys[j]) or (keys[j][:1] in "لب" and keys[j].endswith("ات")):
+                continue  # nor a plural with a preposition: المفوض السامي لشؤون اللاجئين لسنوات
             if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
                 pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
             elif (
@@ -2439,14 +2451,20 @@ class Recognizer:
             and k[:1] not in "وبلفك"
             and (not self._verb_like(keys, j) or self._long_foreign(keys, toks, j))
             and (
-                after >= len(keys)
-                or toks[after].kind != "word"
-                or keys[after].lstrip("\u200b") in NAME_ENDERS  # إلى and على keep a mark (_spans)
-                or keys[after] in PREPOSITION_WORDS
-                or keys[after] in COMPLEMENTISERS
+                self._name_ends_before(keys, toks, after)
                 # a verb in ي (not a noun in ت: محمد مصطفى إعادة تأهيل)
                 or (self._verb_like(keys, after) and keys[after].lstrip("وف")[:1] in "يس")
             )
+        )
+
+    def _name_ends_before(self, keys: list[str], toks: list[Token], after: int) -> bool:
+        """Token ``after`` ends a name before it: the end, a mark, a complementiser or a function word."""
+        return (
+            after >= len(keys)
+            or toks[after].kind != "word"
+            or keys[after].lstrip("\u200b") in NAME_ENDERS  # إلى and على keep a mark (_spans)
+            or keys[after] in PREPOSITION_WORDS
+            or keys[after] in COMPLEMENTISERS
         )
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:
