@@ -649,3 +649,18 @@ def test_a_post_takes_its_field_of_affairs_and_anchors_the_name_after_it(rules: 
     # and a plural with a preposition after it is no name
     got = {(e.type, e.text) for e in rules.recognize("شغل منصب المفوض السامي لشؤون اللاجئين لسنوات")}
     assert ("OCC", "المفوض السامي لشؤون اللاجئين") in got and ("PERS", "لسنوات") not in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a head of government or of a board in a construct chain takes its country or company
+        ("قالت رئيسة وزراء إيطاليا جورجيا ميلوني إن حكومتها مستعدة", ("OCC", "رئيسة وزراء إيطاليا")),
+        ("أعلن رئيس مجلس إدارة بنك عودة سمير حنا افتتاح فرع جديد", ("OCC", "رئيس مجلس إدارة بنك عودة")),
+        ("وقال رئيس مجلس إدارتها خالد يوسف إن الأرباح ارتفعت", ("OCC", "رئيس مجلس إدارتها")),
+    ],
+)
+def test_heads_of_government_and_boards_in_a_construct_chain(
+    rules: Recognizer, text: str, expected: tuple[str, str]
+) -> None:
+    assert_entity_found(rules, text, expected, None)
