@@ -664,3 +664,18 @@ def test_heads_of_government_and_boards_in_a_construct_chain(
     rules: Recognizer, text: str, expected: tuple[str, str]
 ) -> None:
     assert_entity_found(rules, text, expected, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # an event whose name holds a place leaves the city after it out: where it is held
+        ("شارك الوزير في منتدى دافوس الاقتصادي بسويسرا", ("EVENT", "منتدى دافوس الاقتصادي"), None),
+        # an event with no name of its own takes its city
+        ("فاز العداء في دورة الألعاب الأولمبية بباريس", ("EVENT", "دورة الألعاب الأولمبية بباريس"), None),
+    ],
+)
+def test_an_event_named_after_a_place_takes_no_host_city(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
