@@ -1695,10 +1695,10 @@ class Recognizer:
         for sp in [s for s in spans if s.type == "EVENT"]:
             host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
             # not after a lone head (مؤتمر بأبوظبي), nor after a name that holds a place or a name of its own
-            # (منتدى دافوس الاقتصادي بسويسرا, معرض ليب التقني بالرياض): the city is then where it is held
+            # (منتدى دافوس الاقتصادي بسويسرا; a continent is no such place: بطولة آسيا لألعاب القوى بالدوحة)
             named = (
                 sp.j - sp.i < 2
-                or any(o is not sp and o.type in ("GPE", "LOC", "PERS") and sp.i < o.i and o.j <= sp.j for o in spans)
+                or any(o is not sp and o.type in ("GPE", "PERS") and sp.i < o.i and o.j <= sp.j for o in spans)
                 or any(self._bare_name(keys, toks, x) and not keys[x].startswith("ل") for x in range(sp.i + 1, sp.j))
             )
             if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين") and not named:
