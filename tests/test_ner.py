@@ -577,3 +577,105 @@ def test_a_range_across_two_months_is_one_date(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a listed name of two words takes a family name no list knows when the clause goes on after it
+        ("قال المدرب محمد حسن علوان إن الفريق جاهز", ("PERS", "محمد حسن علوان"), ("PERS", "محمد حسن")),
+        ("وصل محمد حسن علوان إلى الرياض", ("PERS", "محمد حسن علوان"), None),
+        ("شارك الرئيس رجب طيب أوزكان في القمة", ("PERS", "رجب طيب أوزكان"), None),
+        # … in ة or ي too (عودة, أديتشي), but not a noun with a pronoun nor one before a noun in ت
+        ("قال المدير محمد شوكت عودة إن المرصد جاهز", ("PERS", "محمد شوكت عودة"), None),
+        ("وصلت الكاتبة سارة أمين أديتشي إلى القاهرة", ("PERS", "سارة أمين أديتشي"), None),
+        ("كتب الشاعر محمود درويش قصائده في حيفا", ("PERS", "محمود درويش"), ("PERS", "محمود درويش قصائده")),
+        ("أعلن الوزير محمد مصطفى إعادة تأهيل المستشفى", ("PERS", "محمد مصطفى"), ("PERS", "محمد مصطفى إعادة")),
+        # guard: a noun after the word makes it the object of the verb before the name, not a family name
+        ("أحرز اللاعب محمد حسن هدف الفوز", ("PERS", "محمد حسن"), ("PERS", "محمد حسن هدف")),
+        ("افتتح المدير أحمد خالد مقر الشركة", ("PERS", "أحمد خالد"), ("PERS", "أحمد خالد مقر")),
+    ],
+)
+def test_an_unlisted_family_name_after_two_listed_words(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a listed family name that is also a common word continues a name after a title
+        ("قالت الفنانة سمر الحاج إن العرض سيبدأ", ("PERS", "سمر الحاج"), ("PERS", "سمر")),
+        ("فازت الممثلة الأردنية إلهام علي بالجائزة", ("PERS", "إلهام علي"), ("PERS", "إلهام")),
+        # a name in أل… carries no article: ألونسو is a bare name after a first name that reads as a verb
+        ("أعلن المدرب الإسباني تشابي ألونسو قائمة الفريق", ("PERS", "تشابي ألونسو"), None),
+    ],
+)
+def test_names_after_a_title_with_a_family_word_or_an_alef_name(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
+
+
+def test_two_children_named_one_by_one_are_two_names(rules: Recognizer) -> None:
+    # after a dual kinship noun the word with و opens the second name, not a family name of the first
+    got = {(e.type, e.text) for e in rules.recognize("سافر الزوجان مع ابنيهما أمين وحمزة إلى عمان")}
+    assert ("PERS", "أمين") in got and ("PERS", "وحمزة") in got, got
+    assert ("PERS", "أمين وحمزة") not in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a kinship or companion noun after a first name is its apposition, not a family name
+        ("هند زوجة كريم وشقيقة سلمى", ("PERS", "هند"), ("PERS", "هند زوجة")),
+        ("رثى الشاعر أدونيس صديقه الراحل", ("PERS", "أدونيس"), ("PERS", "أدونيس صديقه")),
+        # nothing follows a regnal number as a family name
+        ("وزار الملك محمد السادس الجرحى في المستشفى", ("PERS", "محمد السادس"), ("PERS", "محمد السادس الجرحى")),
+    ],
+)
+def test_no_family_name_after_an_apposition_noun_or_a_regnal_number(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)
+
+
+def test_a_post_takes_its_field_of_affairs_and_anchors_the_name_after_it(rules: Recognizer) -> None:
+    text = "قالت المبعوثة الأوروبية للشؤون الإنسانية ماريا لوبيز إن الوضع خطير"
+    got = {(e.type, e.text) for e in rules.recognize(text)}
+    assert ("OCC", "المبعوثة الأوروبية للشؤون الإنسانية") in got, got
+    assert ("PERS", "ماريا لوبيز") in got and ("PERS", "للشؤون الإنسانية") not in got, got
+    # and a plural with a preposition after it is no name
+    got = {(e.type, e.text) for e in rules.recognize("شغل منصب المفوض السامي لشؤون اللاجئين لسنوات")}
+    assert ("OCC", "المفوض السامي لشؤون اللاجئين") in got and ("PERS", "لسنوات") not in got, got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a head of government or of a board in a construct chain takes its country or company
+        ("قالت رئيسة وزراء إيطاليا جورجيا ميلوني إن حكومتها مستعدة", ("OCC", "رئيسة وزراء إيطاليا")),
+        ("أعلن رئيس مجلس إدارة بنك عودة سمير حنا افتتاح فرع جديد", ("OCC", "رئيس مجلس إدارة بنك عودة")),
+        ("وقال رئيس مجلس إدارتها خالد يوسف إن الأرباح ارتفعت", ("OCC", "رئيس مجلس إدارتها")),
+    ],
+)
+def test_heads_of_government_and_boards_in_a_construct_chain(
+    rules: Recognizer, text: str, expected: tuple[str, str]
+) -> None:
+    assert_entity_found(rules, text, expected, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # an event whose name holds a place leaves the city after it out: where it is held
+        ("شارك الوزير في منتدى دافوس الاقتصادي بسويسرا", ("EVENT", "منتدى دافوس الاقتصادي"), None),
+        # an event with no name of its own takes its city
+        ("فاز العداء في دورة الألعاب الأولمبية بباريس", ("EVENT", "دورة الألعاب الأولمبية بباريس"), None),
+    ],
+)
+def test_an_event_named_after_a_place_takes_no_host_city(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -86,6 +86,9 @@ def test_combine_strategies() -> None:
     # … while one holding the name whole may grow (a facility holds a person: مطار الملك خالد الدولي)
     rules = [("FAC", 0, 2), ("PERS", 1, 2)]
     assert combine(rules, {"FAC": [(0, 3)], "PERS": []}, "extend") == ([("FAC", 0, 2)], [("FAC", 0, 3)])
+    # … but a tagger span does not join two rule names into one (ابنيهما أمين | وحمزة)
+    rules = [("PERS", 1, 2), ("PERS", 2, 3)]
+    assert combine(rules, {"PERS": [(1, 3)]}, "extend") == ([], [])
 
 
 def test_shipped_weights_are_a_rebuild() -> None:
@@ -106,22 +109,25 @@ def _f1(rec: Recognizer, rows: list[dict[str, object]], typ: str) -> float:
 # measured on relations_dev_more ids 162-241 (which the weights are fit on): rules alone PERS 0.71, FAC 0.68;
 # with the layer 0.89 and 0.80. Held out by 5-fold cross-validation the gain is smaller (scripts/train_ner.py --cv:
 # PERS 0.71 -> 0.74, FAC 0.68 -> 0.73); these floors check that the shipped weights are in use and do their work.
+# Since the persons' rules of issue 5 (full names, appositions) the rules alone reach PERS 0.84 there, the layer 0.91.
 def test_learned_layer_fixes_names_and_facilities_on_the_written_sentences() -> None:
     lines = (GOLD / "relations_dev_more.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [r for r in map(json.loads, lines) if r["id"] in FRESH]
     learned, rules = Recognizer(), Recognizer(learned=False)
-    assert _f1(learned, rows, "PERS") >= 0.82 > _f1(rules, rows, "PERS")
+    pers = _f1(learned, rows, "PERS")
+    assert pers >= 0.88 and pers > _f1(rules, rows, "PERS")
     assert _f1(learned, rows, "FAC") >= 0.75 > _f1(rules, rows, "FAC")
 
 
 # end to end over relations_dev_more (341 sentences, the weights fit on them): rules' entities 0.697, with the layer
-# 0.766 (241 sentences before ids 242-341 were added: 0.756 and 0.828)
+# 0.766 (241 sentences before ids 242-341 were added: 0.756 and 0.828); since the persons' rules of issue 5 the
+# rules' entities 0.765, with the layer 0.798
 def test_relations_end_to_end_with_the_learned_layer() -> None:
     rows = read_gold(GOLD / "relations_dev_more.jsonl")
     extractor = RelationExtractor()
     learned = relations_report(extractor, rows, recognize=Recognizer().recognize)["micro"]["f1"]
     rules = relations_report(extractor, rows, recognize=Recognizer(learned=False).recognize)["micro"]["f1"]
-    assert learned >= 0.74 > rules
+    assert learned >= 0.78 and learned > rules
 
 
 def test_learned_names_never_hold_a_verb() -> None:

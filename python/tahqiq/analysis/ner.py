@@ -92,7 +92,11 @@ NOT_NAME_PARTS = frozenset(
               "الرسمية", "الأثري", "الملكي", "الملكية", "الإسلامي", "الإسلامية", "الحكومي", "الحكومية", "الخاص",
               "الخاصة", "الأول", "الأولى", "الثاني", "الثانية", "الحائز", "الحائزة", "الراحل", "الراحلة",
               "المتحدة", "الشعبي", "الشعبية", "الاتحادي", "العليا", "الأعلى", "الطبي", "الطبية", "الجامعي",
-              "رقم", "عدد")  # a law's number word (المرسوم الرئاسي رقم 21-300), not a name after the title in it
+              "رقم", "عدد",  # a law's number word (المرسوم الرئاسي رقم 21-300), not a name after the title in it
+              # a kinship or companion noun after a name is its apposition, not a family name (رنا زوجة سامر,
+              # أدونيس صديقه, ماكسيما ملكة هولندا)
+              "زوجة", "وزوجة", "شقيقة", "وشقيقة", "صديق", "صديقة", "صديقه", "صديقها", "وصديقه", "ملكة", "ملك",
+              "رفيقة", "رفيق", "رفيقه", "رفيقها", "خطيبة", "خطيبها", "خطيبته", "أرملة", "طليقة", "طليق")
 )  # fmt: skip
 LATIN_SUFFIX = re.compile(r"^[A-Za-z]{1,3}$")
 # heads of natural places whose name follows (نهر الفرات, جبال الأطلس الكبير, مضيق هرمز); the second set only
@@ -322,14 +326,26 @@ NOT_FACILITY_NAMES = frozenset(
 KINSHIP = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("ابنه", "ابنها", "ابنته", "ابنتها", "نجله", "نجلها", "والده", "والدها", "والدته", "والدتها", "زوجته",
-              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته")
+              "زوجها", "شقيقه", "شقيقها", "شقيقته", "شقيقتها", "حفيده", "حفيدها", "حفيدته", "أخيه", "أخته", "عقيلته",
+              # two children or siblings, then their names: ابنتيها تيا وجيسيكا, وشقيقاه وسام وعدنان
+              "ابنيه", "ابنيها", "ابنيهما", "ابنتيه", "ابنتيها", "ابنتيهما", "ابنهما", "ابنتهما", "شقيقاه", "شقيقتاه")
 )  # fmt: skip
+KIN_PAIRS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("ابنيه", "ابنيها", "ابنيهما", "ابنتيه", "ابنتيها", "ابنتيهما", "شقيقاه", "شقيقتاه", "وشقيقاه", "وشقيقتاه")
+)
+AFFAIRS = frozenset(normalize(w, ta_marbuta=True) for w in ("للشؤون", "لشؤون"))
 # posts held "in" a party: القيادي في حركة حماس
 LEADER_IN = frozenset(normalize(w, ta_marbuta=True) for w in ("القيادي", "القيادية", "قيادي", "قيادية"))
 # the complementisers of reported speech: never part of a name (قال لين جيان بأن …)
 COMPLEMENTISERS = frozenset(
     normalize(w, ta_marbuta=True)
     for w in ("أن", "إن", "بأن", "أنه", "أنها", "إنه", "إنها", "بأنه", "بأنها", "لأن", "كما", "حيث")
+)
+# the function words that may follow a person's name as the clause goes on (رجب طيب أردوغان في, ... من)
+NAME_ENDERS = frozenset(
+    normalize(w, ta_marbuta=True)
+    for w in ("في", "من", "على", "إلى", "الى", "عن", "مع", "و", "ثم", "الذي", "التي", "هو", "هي", "قد", "لم", "لن")
 )
 # a compass adjective after a nisba belongs to it: الكورية الجنوبية, الكوري الجنوبي
 COMPASS_NISBA = COMPASS | frozenset(normalize(w, ta_marbuta=True) for w in ("الجنوبي", "الشمالي", "الشرقي", "الغربي"))
@@ -1303,6 +1319,8 @@ class Recognizer:
                     e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
                 elif name_end - i >= 2 and e < n and self._family_word(keys, toks, e):
                     e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
+                elif name_end - i >= 2 and e < n and self._unlisted_family(keys, toks, name_end - 1, e):
+                    e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
                 name_end = e
                 base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
                 i = name_end
@@ -1676,7 +1694,14 @@ class Recognizer:
         # an event with the city it is held in attached (دورة الألعاب الأولمبية بباريس)
         for sp in [s for s in spans if s.type == "EVENT"]:
             host = [o for o in base_at.get(sp.j, []) if o.type == "GPE"]
-            if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين"):
+            # not after a lone head (مؤتمر بأبوظبي), nor after a name that holds a place or a name of its own
+            # (منتدى دافوس الاقتصادي بسويسرا; a continent is no such place: بطولة آسيا لألعاب القوى بالدوحة)
+            named = (
+                sp.j - sp.i < 2
+                or any(o is not sp and o.type in ("GPE", "PERS") and sp.i < o.i and o.j <= sp.j for o in spans)
+                or any(self._bare_name(keys, toks, x) and not keys[x].startswith("ل") for x in range(sp.i + 1, sp.j))
+            )
+            if host and keys[sp.j].startswith("ب") and not keys[sp.j].startswith("بين") and not named:
                 sp.j = max(o.j for o in host)
         for q in range(n - 1):
             race, war = heads_of[q] & RACE_HEADS, heads_of[q] & WAR_HEADS
@@ -1741,6 +1766,17 @@ class Recognizer:
         # a name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا
         # فيليب لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a
         # kinship noun with its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)
+        # a post for a field of affairs takes it (المفوضة الأوروبية للشؤون الخارجية, مساعد الوزير للشؤون
+        # الأفريقية): لشؤون and the definite word after it, then its adjectives; a name after it is then anchored
+        for sp in [s for s in spans if s.type == "OCC" and s.j + 1 < n and keys[s.j] in AFFAIRS]:
+            e = sp.j + 1
+            if toks[e].kind != "word" or not _definite(toks[e].text, keys[e]) or keys[e] in self._stop:
+                continue
+            e += 1
+            while e < n and toks[e].kind == "word" and keys[e].startswith("ال") and keys[e].endswith(("ي", "يه")):
+                e += 1  # للشؤون السياسية والأمنية stays at the first adjective's end without و
+            spans[:] = [o for o in spans if not (o.type in ("PERS", "ORG") and sp.j <= o.i < e)]
+            sp.j = e
         nisba_ends = {s.j for s in spans if s.type == "NORP"}
         anchors = [
             s.j
@@ -1804,7 +1840,13 @@ class Recognizer:
                 while (
                     e < n
                     and e - j < 4
-                    and (self._family_word(keys, toks, e) or any(not j <= x <= e for x in families.get(keys[e], ())))
+                    and keys[e - 1] not in REGNAL  # محمد السادس الجرحى: nothing after the regnal number
+                    and (
+                        self._family_word(keys, toks, e)
+                        or any(not j <= x <= e for x in families.get(keys[e], ()))
+                        # عبد الغفار لانغو: a family name no list knows after a listed name of two words
+                        or (e == start_end and e - j == 2 and self._unlisted_family(keys, toks, e - 1, e))
+                    )
                 ):
                     e += 1
                 e = self._last_family(keys, toks, j, e)
@@ -1816,8 +1858,8 @@ class Recognizer:
             lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
             if base_at.get(j) and not (lone_place and self._plain_word(keys, toks, j + 1)):
                 continue  # فلاديمير بوتين: a city's name that is also a first name
-            if _definite(toks[j].text, keys[j]):
-                continue
+            if _definite(toks[j].text, keys[j]) or (keys[j][:1] in "لب" and keys[j].endswith("ات")):
+                continue  # nor a plural with a preposition: المفوض السامي لشؤون اللاجئين لسنوات
             if self._month_at(keys, j)[0] == j + 1 and j + 1 < n and self._plain_word(keys, toks, j + 1):
                 pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
             elif (
@@ -1855,6 +1897,9 @@ class Recognizer:
                 if any(not j <= x <= e for x in families.get(keys[e], ())):
                     e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
                     words += 1
+                elif keys[e] in self._family and toks[e].kind == "word":
+                    e += 1  # a listed family name that is also a common word: النائبة سمر الحاج
+                    words += 1
                 elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
                     e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
                     words += 1
@@ -1871,12 +1916,15 @@ class Recognizer:
                         words < 2
                         or keys[e] in self._name_part
                         or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                        # a family name no list knows after a name of two words (عبد الغفار لانغو)
+                        or (words == 2 and e - j == 2 and self._unlisted_family(keys, toks, e - 1, e))
                         or (  # a transliterated middle name: غابرييل غارسيا ماركيز
                             words == 2
                             and e - j == 2
                             and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
                             and not keys[e - 1].endswith("اا")
                             and not keys[e].startswith(("ل", "ب", "و", "ف"))
+                            and not keys[e].endswith("ه")  # a noun in ة: تشابي ألونسو قائمة الفريق
                         )
                     )
                 ):
@@ -1895,6 +1943,14 @@ class Recognizer:
             if e < n and keys[e] in REGNAL and j in regnal_after:
                 e += 1  # الأمير ألبرت الثاني
             add("PERS", j, e, 1)
+        # two children or siblings named one by one: a word with و after the first name opens the second name
+        # (ابنيهما أمين وحمزة, وشقيقاه وسام وعدنان), not a family name
+        pairs = {q + 1 for q in range(n - 1) if heads_of[q] & KIN_PAIRS and toks[q].kind == "word"}
+        for sp in [s for s in spans if s.type == "PERS" and s.i in pairs]:
+            x = sp.i + 1
+            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 4:
+                sp.j, second = x, sp.j
+                add("PERS", x, second, 1)
         # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
         # (جبال الأطلس المغربية ⊃ NORP)
         places = [s for s in spans if s.type == "LOC" and s.j - s.i >= 2]
@@ -2263,11 +2319,12 @@ class Recognizer:
 
     def _bare_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
         """An unlisted proper name: a plain word without the article that does not read as an adjective or a
-        plural (no ة, no accusative ا, no ون/ين/ات ending)."""
+        plural (no ة, no accusative ا, no ون/ين/ات ending); ألونسو and ألباريس fold to ال… but carry no article."""
         k = keys[j]
         return (
             self._plain_word(keys, toks, j)
-            and not k.startswith(("ال", "و"))
+            and not _definite(toks[j].text, k)
+            and not k.startswith("و")
             and not k.endswith(("ه", "ا", "ون", "ين", "ات", "ي"))
         )
 
@@ -2383,6 +2440,38 @@ class Recognizer:
             or self._verb_like(keys, after)
             or (keys[after].endswith("ا") and not keys[after].startswith("ال") and len(keys[after]) >= 4)
             or (keys[after][:1] in "بل" and not keys[after].startswith(("بال", "لل")) and len(keys[after]) >= 4)
+        )
+
+    def _unlisted_family(self, keys: list[str], toks: list[Token], last: int, j: int) -> bool:
+        """An unlisted family name at token j after a listed name of two words ending at ``last``: a bare word
+        (no article, clitic, plural or accusative ending) that reads as no verb; not after a link (أبو, بن),
+        which takes its own part; and only when a function word, a verb or a mark follows it, since a noun
+        after it makes it the object of the verb before the name (رياض محرز هدف الفوز, سمير حنا افتتاح فرع)."""
+        k = keys[j]
+        after = j + 1
+        return (
+            keys[last] not in ("ابو", "بن", "ابن", "بنت", "ال")
+            and self._plain_word(keys, toks, j)
+            and not _definite(toks[j].text, k)
+            and not k.endswith(("ا", "ون", "ين", "ات"))  # an accusative or a plural: اجتماعا, هاتفيا
+            and not (k.endswith("ه") and not toks[j].text.endswith("ة"))  # a pronoun: قصائده, قرانه (not عودة)
+            and k[:1] not in "وبلفك"
+            and (not self._verb_like(keys, j) or self._long_foreign(keys, toks, j))
+            and (
+                self._name_ends_before(keys, toks, after)
+                # a verb in ي (not a noun in ت: محمد مصطفى إعادة تأهيل)
+                or (self._verb_like(keys, after) and keys[after].lstrip("وف")[:1] in "يس")
+            )
+        )
+
+    def _name_ends_before(self, keys: list[str], toks: list[Token], after: int) -> bool:
+        """Token ``after`` ends a name before it: the end, a mark, a complementiser or a function word."""
+        return (
+            after >= len(keys)
+            or toks[after].kind != "word"
+            or keys[after].lstrip("\u200b") in NAME_ENDERS  # إلى and على keep a mark (_spans)
+            or keys[after] in PREPOSITION_WORDS
+            or keys[after] in COMPLEMENTISERS
         )
 
     def _family_word(self, keys: list[str], toks: list[Token], j: int) -> bool:

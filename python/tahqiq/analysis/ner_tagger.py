@@ -316,8 +316,9 @@ def combine(
     - ``merge``: a tagger span replaces the rule spans of its type it overlaps, a rule span the tagger does not
       touch stays (the tagger fixes boundaries and adds what the rules missed, but removes nothing outright);
     - ``extend``: as merge, but a tagger span is taken over an overlapping rule span only when it contains it
-      (boundaries only grow) and cuts no rule span of another tagged type (``_cuts``), and a new span only
-      where no rule span of any type lies.
+      (boundaries only grow), overlaps no second rule span of its type (two names the rules split stay two:
+      ابنيهما أمين وحمزة) and cuts no rule span of another tagged type (``_cuts``), and a new span only where no
+      rule span of any type lies.
     """
     drop: list[tuple[str, int, int]] = []
     add: list[tuple[str, int, int]] = []
@@ -330,7 +331,11 @@ def combine(
         for i, j in spans:
             over = [s for s in mine if s[1] < j and i < s[2]]
             if strategy == "extend":
-                if over and all(i <= s[1] and s[2] <= j for s in over) and not _cuts(rule_spans, tagged, typ, i, j):
+                if (
+                    len(over) == 1
+                    and all(i <= s[1] and s[2] <= j for s in over)
+                    and not _cuts(rule_spans, tagged, typ, i, j)
+                ):
                     drop.extend(over)
                     add.append((typ, i, j))
                 elif not over and not any(s[1] < j and i < s[2] for s in rule_spans):
