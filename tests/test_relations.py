@@ -941,3 +941,37 @@ def test_a_post_with_its_possessive_heads_the_sentences_organisation() -> None:
     text = "افتتحت وزارة الصحة الكويتية مستشفى جديدا بحضور وزيرها خالد السعد."
     ents = [ent(text, "وزارة الصحة الكويتية", "ORG"), ent(text, "وزيرها", "OCC"), ent(text, "خالد السعد", "PERS")]
     assert ("head_of", "خالد السعد", "وزارة الصحة الكويتية") in patterns_triples(text, ents)
+
+
+def test_a_later_clause_verb_right_before_the_object_takes_the_sentence_topic_at_any_distance() -> None:
+    # the elided subject of تعمل is the sentence's first person, fourteen words and four entities back
+    text = (
+        "ولدت الروائية سلمى الخطيب في مدينة حمص عام 1970 ثم درست الأدب في جامعة دمشق وانتقلت إلى كندا حيث تعمل في "
+        "شركة النور للنشر"
+    )
+    ents = [
+        ent(text, "سلمى الخطيب", "PERS"),
+        ent(text, "مدينة حمص", "GPE"),
+        ent(text, "عام 1970", "DATE"),
+        ent(text, "جامعة دمشق", "ORG"),
+        ent(text, "كندا", "GPE"),
+        ent(text, "شركة النور للنشر", "ORG"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("employee_of", "سلمى الخطيب", "شركة النور للنشر") in got
+    # … but not past another person who could be the verb's subject
+    text2 = (
+        "ولدت الروائية سلمى الخطيب في مدينة حمص عام 1970 ثم تزوجت سامر نادر وانتقلا إلى كندا حيث يعمل في شركة "
+        "النور للنشر"
+    )
+    ents2 = [
+        ent(text2, "سلمى الخطيب", "PERS"),
+        ent(text2, "مدينة حمص", "GPE"),
+        ent(text2, "عام 1970", "DATE"),
+        ent(text2, "سامر نادر", "PERS"),
+        ent(text2, "كندا", "GPE"),
+        ent(text2, "شركة النور للنشر", "ORG"),
+    ]
+    got2 = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text2, ents2)}
+    assert ("employee_of", "سلمى الخطيب", "شركة النور للنشر") not in got2
+    assert ("employee_of", "سامر نادر", "شركة النور للنشر") in got2

@@ -123,6 +123,8 @@ _COMMAS: Final = frozenset("،,")
 _OWN_TITLE: Final = frozenset({"holds_position", "nationality", "employee_of", "member_of", "head_of"})
 # the longest clause between two commas that a pair's words may skip (a relative clause or an apposition)
 PARENTHETICAL: Final = 12
+# the farthest a later clause's verb may stand from the sentence's topic, its elided subject (words)
+FAR_GAP: Final = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -631,7 +633,11 @@ class RelationExtractor:
                 if conj and conj[-1].last <= b.first and b not in conj:
                     views.append(self._view(a, b, conj[-1].last, ents, loose_words))
                 coordinated = b in conj
-                views = [v for v in views if v[0] <= widest]
+                # the sentence's topic (its first entity of its type) is the elided subject of a later clause
+                # whose verb stands right before the object, at any distance, when no entity that could be the
+                # subject stands between (أنس جابر، المولودة في …، وتقيم في دبي، وقد وصلت إلى نهائي بطولة …)
+                far = not coordinated and self._topic(a, args)
+                views = [v for k, v in enumerate(views) if v[0] <= widest or (far and k == 0 and v[0] <= FAR_GAP)]
                 if not views:
                     continue
                 lead = leads[id(a)]
@@ -646,7 +652,9 @@ class RelationExtractor:
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
                             continue
-                        if gap > (self.max_gap if t.max_gap is None else t.max_gap):
+                        limit = self.max_gap if t.max_gap is None else t.max_gap
+                        beyond = gap > limit
+                        if beyond and not (far and self._far_trigger(t, p, a, b, args, loose_words)):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
                             continue
@@ -701,7 +709,7 @@ class RelationExtractor:
                             ):
                                 continue  # the post before the courtesy title is the one held
                         precision = p.precision if t.precision is None else t.precision
-                        decay = 1.0 if t.topic else math.exp(-DECAY * gap)
+                        decay = 1.0 if t.topic else math.exp(-DECAY * min(gap, limit))
                         conf = precision * (subj.confidence + obj.confidence) / 2 * decay
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         rkey = (key[1], key[0])
@@ -782,6 +790,32 @@ class RelationExtractor:
         nisbas = [e for e in ents if e.type == "NORP" and subject.start <= e.start and e.end <= subject.end]
         state_words = loose_words[state.first : state.last]
         return bool(nisbas) and not any(_nisba_names(loose_words[n.first : n.last], state_words) for n in nisbas)
+
+    @staticmethod
+    def _topic(a: _Ent, args: list[_Ent]) -> bool:
+        """Whether ``a`` is the sentence's first argument of its type."""
+        return not any(e.type == a.type and e.first < a.first for e in args)
+
+    def _far_trigger(
+        self, t: Trigger, p: Predicate, a: _Ent, b: _Ent, args: list[_Ent], loose_words: list[str]
+    ) -> bool:
+        """Whether ``t`` may relate the sentence's topic ``a`` to ``b`` past the trigger's distance: a verb or noun
+        (not a bare preposition) standing right before ``b``, with no entity between that could be its subject."""
+        if (
+            t.site != "between"
+            or t.order != "so"
+            or t.topic
+            or not any(len(w) >= 3 and w not in _SPLIT_AT for w in t.words)
+        ):
+            return False
+        domain = p.domain if t.subject_types is None else p.domain & t.subject_types
+        if any(e.type in domain and a.last <= e.first and e.last <= b.first for e in args):
+            return False
+        words = t.words
+        tail = loose_words[max(a.last, b.first - len(words) - 1) : b.first]
+        if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
+            tail = [*tail, words[-1]]
+        return _contains(tail, words)
 
     def _past_fillers(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
         """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
