@@ -975,3 +975,40 @@ def test_a_later_clause_verb_right_before_the_object_takes_the_sentence_topic_at
     got2 = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text2, ents2)}
     assert ("employee_of", "سلمى الخطيب", "شركة النور للنشر") not in got2
     assert ("employee_of", "سامر نادر", "شركة النور للنشر") in got2
+
+
+def test_a_far_trigger_before_the_titles_of_a_later_subject_relates_it_to_the_topic_event() -> None:
+    # بمشاركة (object first) stands before the director's title, far from the festival
+    text = (
+        "افتتحت الدورة الثالثة من مهرجان الواحة للسينما في مدينة توزر يوم 5 أيار 2025 وسط حضور جماهيري كبير "
+        "بمشاركة المخرج التونسي فريد بوغدير"
+    )
+    ents = [
+        ent(text, "مهرجان الواحة للسينما", "EVENT"),
+        ent(text, "مدينة توزر", "GPE"),
+        ent(text, "يوم 5 أيار 2025", "DATE"),
+        ent(text, "المخرج التونسي", "OCC"),
+        ent(text, "التونسي", "NORP"),
+        ent(text, "فريد بوغدير", "PERS"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("participant_in", "فريد بوغدير", "مهرجان الواحة للسينما") in got
+
+
+def test_no_far_relation_between_two_persons() -> None:
+    # نجلها (her son) is read as نجل (son of): far from the mother, the kinship word's direction is unclear
+    text = (
+        "استقبلت الملكة رانيا في قصر الحمر بعمان يوم الأحد 5 أيار 2025 وفدا من الطلبة الجامعيين يرافقها نجلها "
+        "الأمير هاشم"
+    )
+    ents = [
+        ent(text, "الملكة", "OCC"),
+        ent(text, "رانيا", "PERS"),
+        ent(text, "قصر الحمر", "FAC"),
+        ent(text, "بعمان", "GPE"),
+        ent(text, "يوم الأحد 5 أيار 2025", "DATE"),
+        ent(text, "الأمير", "OCC"),
+        ent(text, "هاشم", "PERS"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("parent_of", "هاشم", "رانيا") not in got

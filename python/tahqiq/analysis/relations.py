@@ -654,7 +654,7 @@ class RelationExtractor:
                             continue
                         limit = self.max_gap if t.max_gap is None else t.max_gap
                         beyond = gap > limit
-                        if beyond and not (far and self._far_trigger(t, p, a, b, args, loose_words)):
+                        if beyond and not (far and self._far_trigger(t, p, a, b, ents, args, loose_words)):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
                             continue
@@ -680,8 +680,10 @@ class RelationExtractor:
                             far = a
                             if any(e.type == far.type and e.start < far.start for e in args):
                                 continue
-                        elif inside & (p.range if t.order == "so" else p.domain) and not self._past_fillers(
-                            t, a, b, ents, loose_words
+                        elif (
+                            not beyond
+                            and inside & (p.range if t.order == "so" else p.domain)
+                            and not self._past_fillers(t, a, b, ents, loose_words)
                         ):
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if not self._trigger_site_ok(
@@ -797,25 +799,29 @@ class RelationExtractor:
         return not any(e.type == a.type and e.first < a.first for e in args)
 
     def _far_trigger(
-        self, t: Trigger, p: Predicate, a: _Ent, b: _Ent, args: list[_Ent], loose_words: list[str]
+        self, t: Trigger, p: Predicate, a: _Ent, b: _Ent, ents: list[_Ent], args: list[_Ent], loose_words: list[str]
     ) -> bool:
-        """Whether ``t`` may relate the sentence's topic ``a`` to ``b`` past the trigger's distance: a verb or noun
-        (not a bare preposition) standing right before ``b``, with no entity between that could be its subject."""
-        if (
-            t.site != "between"
-            or t.order != "so"
-            or t.topic
-            or not any(len(w) >= 3 and w not in _SPLIT_AT for w in t.words)
-        ):
+        """Whether ``t`` may relate the sentence's topic ``a`` to ``b`` (of another type) past the trigger's
+        distance: a verb or noun (not a bare preposition) standing right before ``b`` or the titles before it (…
+        بمشاركة المخرج الموريتاني عبد الرحمن سيساكو), with no entity between that could fill ``a``'s slot instead."""
+        if t.site != "between" or t.topic or not any(len(w) >= 3 and w not in _SPLIT_AT for w in t.words):
             return False
-        domain = p.domain if t.subject_types is None else p.domain & t.subject_types
-        if any(e.type in domain and a.last <= e.first and e.last <= b.first for e in args):
+        if a.type == b.type:
+            return False  # two persons far apart: which one a kinship word or a meeting is about is unclear
+        if t.order == "so":
+            slot = p.domain if t.subject_types is None else p.domain & t.subject_types
+        else:
+            slot = p.range if t.object_types is None else p.range & t.object_types
+        if any(e.type in slot and a.last <= e.first and e.last <= b.first for e in args):
             return False
         words = t.words
-        tail = loose_words[max(a.last, b.first - len(words) - 1) : b.first]
-        if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
-            tail = [*tail, words[-1]]
-        return _contains(tail, words)
+        for end in {b.first, self._lead(b, ents)}:
+            tail = loose_words[max(a.last, end - len(words) - 1) : end]
+            if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
+                tail = [*tail, words[-1]]
+            if _contains(tail, words):
+                return True
+        return False
 
     def _past_fillers(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
         """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
