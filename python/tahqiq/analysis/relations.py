@@ -636,8 +636,8 @@ class RelationExtractor:
                 # the sentence's topic (its first entity of its type) is the elided subject of a later clause
                 # whose verb stands right before the object, at any distance, when no entity that could be the
                 # subject stands between (أنس جابر، المولودة في …، وتقيم في دبي، وقد وصلت إلى نهائي بطولة …)
-                far = not coordinated and self._topic(a, args)
-                views = [v for k, v in enumerate(views) if v[0] <= widest or (far and k == 0 and v[0] <= FAR_GAP)]
+                elided = not coordinated and self._topic(a, args)
+                views = [v for k, v in enumerate(views) if v[0] <= widest or (elided and k == 0 and v[0] <= FAR_GAP)]
                 if not views:
                     continue
                 lead = leads[id(a)]
@@ -654,7 +654,7 @@ class RelationExtractor:
                             continue
                         limit = self.max_gap if t.max_gap is None else t.max_gap
                         beyond = gap > limit
-                        if beyond and not (far and self._far_trigger(t, p, a, b, ents, args, loose_words)):
+                        if beyond and not (elided and self._far_trigger(t, p, a, b, ents, args, loose_words)):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
                             continue
