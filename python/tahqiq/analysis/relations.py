@@ -30,14 +30,19 @@ a post, nationality or membership never carries over to a person with a title of
 the words between may also be read past a clause set off by two commas right after the first entity (شركة أبل،
 التي أسسها …، نظارتها …) and past the first entity's conjuncts (التقى A وB وC في كييف D: each meets D), and a
 ``between`` trigger standing right before the object, after every entity between, is the object's even when a
-nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). A trigger before two conjuncts relates each
+nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). The sentence's topic (its first entity of
+its type) is the elided subject of a later clause: a trigger (not a bare preposition) right before the second entity
+or the titles before it relates the two at up to ``FAR_GAP`` words, when no entity between could fill the topic's
+slot and the two differ in type (… ثم عمل في هيئة الإذاعة البريطانية; … بمشاركة المخرج الموريتاني …). A trigger
+before two conjuncts relates each
 of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى).
 Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger.
 A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
 the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance (none for a
-``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
+``topic`` trigger; for the elided subject of a later clause the trigger's own reach, not the distance). Every
+trigger and nesting rule carries its own ``precision``, written by
 ``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
 tests/gold/relations_dev.jsonl, relations_dev_more.jsonl and relations_dev_news.jsonl (development sentences
 written for it) and gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's
