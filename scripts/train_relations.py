@@ -46,12 +46,13 @@ SETS = (
 HELD_BACK = range(466, 486)  # relations_dev_news2 ids kept untouched until measured once at the end (NER.md)
 
 # chosen by --cv (see README): the L2 weight, the AdaGrad rounds, how often a (feature, class) must be seen, and
-# the probability above which a pair no pattern related gets the classifier's relation
+# the probability above which a pair no pattern related gets the classifier's relation (0.5: best of 0.4-0.6 end to
+# end in both fold schemes, and given gold entities by folds of sets; 0.6 before, one relation behind, NER.md)
 SETTINGS: dict[str, Any] = {
     "l2": 1e-3,
     "iterations": 300,
     "min_count": 1,
-    "threshold": 0.6,
+    "threshold": 0.5,
     "residual": False,
     "partial": True,
 }
@@ -199,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
                 return cache[text]
 
             modes.append(("end to end", recognize))
-            grid = [{k: SETTINGS[k] for k in ("l2", "threshold", "min_count")}]
+            # end to end the fit is the shipped one; the threshold is what trades precision for recall there
+            grid = [{"l2": SETTINGS["l2"], "min_count": SETTINGS["min_count"], "threshold": t} for t in (0.4, 0.5, 0.6)]
         for label, rec in modes:
             for scheme in ("sentence", "set"):
                 res = cross_validate(sets, scheme, grid, rec)

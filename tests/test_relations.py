@@ -941,3 +941,74 @@ def test_a_post_with_its_possessive_heads_the_sentences_organisation() -> None:
     text = "افتتحت وزارة الصحة الكويتية مستشفى جديدا بحضور وزيرها خالد السعد."
     ents = [ent(text, "وزارة الصحة الكويتية", "ORG"), ent(text, "وزيرها", "OCC"), ent(text, "خالد السعد", "PERS")]
     assert ("head_of", "خالد السعد", "وزارة الصحة الكويتية") in patterns_triples(text, ents)
+
+
+def test_a_later_clause_verb_right_before_the_object_takes_the_sentence_topic_at_any_distance() -> None:
+    # the elided subject of تعمل is the sentence's first person, fourteen words and four entities back
+    text = (
+        "ولدت الروائية سلمى الخطيب في مدينة حمص عام 1970 ثم درست الأدب في جامعة دمشق وانتقلت إلى كندا حيث تعمل في "
+        "شركة النور للنشر"
+    )
+    ents = [
+        ent(text, "سلمى الخطيب", "PERS"),
+        ent(text, "مدينة حمص", "GPE"),
+        ent(text, "عام 1970", "DATE"),
+        ent(text, "جامعة دمشق", "ORG"),
+        ent(text, "كندا", "GPE"),
+        ent(text, "شركة النور للنشر", "ORG"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("employee_of", "سلمى الخطيب", "شركة النور للنشر") in got
+    # … but not past another person who could be the verb's subject
+    text2 = (
+        "ولدت الروائية سلمى الخطيب في مدينة حمص عام 1970 ثم تزوجت سامر نادر وانتقلا إلى كندا حيث يعمل في شركة "
+        "النور للنشر"
+    )
+    ents2 = [
+        ent(text2, "سلمى الخطيب", "PERS"),
+        ent(text2, "مدينة حمص", "GPE"),
+        ent(text2, "عام 1970", "DATE"),
+        ent(text2, "سامر نادر", "PERS"),
+        ent(text2, "كندا", "GPE"),
+        ent(text2, "شركة النور للنشر", "ORG"),
+    ]
+    got2 = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text2, ents2)}
+    assert ("employee_of", "سلمى الخطيب", "شركة النور للنشر") not in got2
+    assert ("employee_of", "سامر نادر", "شركة النور للنشر") in got2
+
+
+def test_a_far_trigger_before_the_titles_of_a_later_subject_relates_it_to_the_topic_event() -> None:
+    # بمشاركة (object first) stands before the director's title, far from the festival
+    text = (
+        "افتتحت الدورة الثالثة من مهرجان الواحة للسينما في مدينة توزر يوم 5 أيار 2025 وسط حضور جماهيري كبير "
+        "بمشاركة المخرج التونسي فريد بوغدير"
+    )
+    ents = [
+        ent(text, "مهرجان الواحة للسينما", "EVENT"),
+        ent(text, "مدينة توزر", "GPE"),
+        ent(text, "يوم 5 أيار 2025", "DATE"),
+        ent(text, "المخرج التونسي", "OCC"),
+        ent(text, "التونسي", "NORP"),
+        ent(text, "فريد بوغدير", "PERS"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("participant_in", "فريد بوغدير", "مهرجان الواحة للسينما") in got
+
+
+def test_no_far_relation_between_two_persons() -> None:
+    # نجلها (her son) is read as نجل (son of): far from the mother, the kinship word's direction is unclear
+    text = (
+        "استقبلت الملكة رانيا في قصر الحمر بعمان يوم الأحد 5 أيار 2025 وفدا من الطلبة الجامعيين يرافقها نجلها "
+        "الأمير هاشم"
+    )
+    ents = [
+        ent(text, "الملكة", "OCC"),
+        ent(text, "رانيا", "PERS"),
+        ent(text, "قصر الحمر", "FAC"),
+        ent(text, "بعمان", "GPE"),
+        ent(text, "يوم الأحد 5 أيار 2025", "DATE"),
+        ent(text, "الأمير", "OCC"),
+        ent(text, "هاشم", "PERS"),
+    ]
+    got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
+    assert ("parent_of", "هاشم", "رانيا") not in got

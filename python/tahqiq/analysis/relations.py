@@ -30,14 +30,19 @@ a post, nationality or membership never carries over to a person with a title of
 the words between may also be read past a clause set off by two commas right after the first entity (شركة أبل،
 التي أسسها …، نظارتها …) and past the first entity's conjuncts (التقى A وB وC في كييف D: each meets D), and a
 ``between`` trigger standing right before the object, after every entity between, is the object's even when a
-nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). A trigger before two conjuncts relates each
+nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي). The sentence's topic (its first entity of
+its type) is the elided subject of a later clause: a trigger (not a bare preposition) right before the second entity
+or the titles before it relates the two at up to ``FAR_GAP`` words, when no entity between could fill the topic's
+slot and the two differ in type (… ثم عمل في هيئة الإذاعة البريطانية; … بمشاركة المخرج الموريتاني …). A trigger
+before two conjuncts relates each
 of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى).
 Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger.
 A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
 the mean of the two entities' ``confidence`` (1.0 when the NER gives none) and a decay with distance (none for a
-``topic`` trigger). Every trigger and nesting rule carries its own ``precision``, written by
+``topic`` trigger; for the elided subject of a later clause the trigger's own reach, not the distance). Every
+trigger and nesting rule carries its own ``precision``, written by
 ``scripts/calibrate_relations.py``: it runs this extractor (gold entities) on the calibration half —
 tests/gold/relations_dev.jsonl, relations_dev_more.jsonl and relations_dev_news.jsonl (development sentences
 written for it) and gold ids 1–40 of tests/gold/relations.jsonl (ids 41–80 are held out) — counts each pattern's
@@ -123,6 +128,8 @@ _COMMAS: Final = frozenset("،,")
 _OWN_TITLE: Final = frozenset({"holds_position", "nationality", "employee_of", "member_of", "head_of"})
 # the longest clause between two commas that a pair's words may skip (a relative clause or an apposition)
 PARENTHETICAL: Final = 12
+# the farthest a later clause's verb may stand from the sentence's topic, its elided subject (words)
+FAR_GAP: Final = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -631,7 +638,11 @@ class RelationExtractor:
                 if conj and conj[-1].last <= b.first and b not in conj:
                     views.append(self._view(a, b, conj[-1].last, ents, loose_words))
                 coordinated = b in conj
-                views = [v for v in views if v[0] <= widest]
+                # the sentence's topic (its first entity of its type) is the elided subject of a later clause
+                # whose verb stands right before the object, at any distance, when no entity that could be the
+                # subject stands between (أنس جابر، المولودة في …، وتقيم في دبي، وقد وصلت إلى نهائي بطولة …)
+                elided = not coordinated and self._topic(a, args)
+                views = [v for k, v in enumerate(views) if v[0] <= widest or (elided and k == 0 and v[0] <= FAR_GAP)]
                 if not views:
                     continue
                 lead = leads[id(a)]
@@ -646,7 +657,9 @@ class RelationExtractor:
                         subj, obj = (a, b) if t.order == "so" else (b, a)
                         if not p.allows(subj.type, obj.type):
                             continue
-                        if gap > (self.max_gap if t.max_gap is None else t.max_gap):
+                        limit = self.max_gap if t.max_gap is None else t.max_gap
+                        beyond = gap > limit
+                        if beyond and not (elided and self._far_trigger(t, p, a, b, ents, args, loose_words)):
                             continue
                         if t.object_types is not None and obj.type not in t.object_types:
                             continue
@@ -672,8 +685,10 @@ class RelationExtractor:
                             far = a
                             if any(e.type == far.type and e.start < far.start for e in args):
                                 continue
-                        elif inside & (p.range if t.order == "so" else p.domain) and not self._past_fillers(
-                            t, a, b, ents, loose_words
+                        elif (
+                            not beyond
+                            and inside & (p.range if t.order == "so" else p.domain)
+                            and not self._past_fillers(t, a, b, ents, loose_words)
                         ):
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if not self._trigger_site_ok(
@@ -701,7 +716,7 @@ class RelationExtractor:
                             ):
                                 continue  # the post before the courtesy title is the one held
                         precision = p.precision if t.precision is None else t.precision
-                        decay = 1.0 if t.topic else math.exp(-DECAY * gap)
+                        decay = 1.0 if t.topic else math.exp(-DECAY * min(gap, limit))
                         conf = precision * (subj.confidence + obj.confidence) / 2 * decay
                         key = ((subj.start, subj.end, subj.type), (obj.start, obj.end, obj.type))
                         rkey = (key[1], key[0])
@@ -782,6 +797,36 @@ class RelationExtractor:
         nisbas = [e for e in ents if e.type == "NORP" and subject.start <= e.start and e.end <= subject.end]
         state_words = loose_words[state.first : state.last]
         return bool(nisbas) and not any(_nisba_names(loose_words[n.first : n.last], state_words) for n in nisbas)
+
+    @staticmethod
+    def _topic(a: _Ent, args: list[_Ent]) -> bool:
+        """Whether ``a`` is the sentence's first argument of its type."""
+        return not any(e.type == a.type and e.first < a.first for e in args)
+
+    def _far_trigger(
+        self, t: Trigger, p: Predicate, a: _Ent, b: _Ent, ents: list[_Ent], args: list[_Ent], loose_words: list[str]
+    ) -> bool:
+        """Whether ``t`` may relate the sentence's topic ``a`` to ``b`` (of another type) past the trigger's
+        distance: a verb or noun (not a bare preposition) standing right before ``b`` or the titles before it (…
+        بمشاركة المخرج الموريتاني عبد الرحمن سيساكو), with no entity between that could fill ``a``'s slot instead."""
+        if t.site != "between" or t.topic or not any(len(w) >= 3 and w not in _SPLIT_AT for w in t.words):
+            return False
+        if a.type == b.type:
+            return False  # two persons far apart: which one a kinship word or a meeting is about is unclear
+        if t.order == "so":
+            slot = p.domain if t.subject_types is None else p.domain & t.subject_types
+        else:
+            slot = p.range if t.object_types is None else p.range & t.object_types
+        if any(e.type in slot and a.last <= e.first and e.last <= b.first for e in args):
+            return False
+        words = t.words
+        for end in {b.first, self._lead(b, ents)}:
+            tail = loose_words[max(a.last, end - len(words) - 1) : end]
+            if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
+                tail = [*tail, words[-1]]
+            if _contains(tail, words):
+                return True
+        return False
 
     def _past_fillers(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
         """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
