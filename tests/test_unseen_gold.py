@@ -2,7 +2,7 @@
 ner_test2.jsonl and relations_test2.jsonl (written blind), and the third pair ner_test3.jsonl and
 relations_test3.jsonl (written blind, by an author who never read the first two pairs either), the fourth pair
 ner_test4.jsonl and relations_test4.jsonl (written blind in the same way), and the fifth pair ner_test5.jsonl and
-relations_test5.jsonl (written blind in the same way; only its shape is checked here until it is measured once).
+relations_test5.jsonl (written blind in the same way).
 
 Written after the recognizer and the extractor, and never read while building or tuning them, so their scores
 are the project's honest figures. The floors are the figures measured once on them, minus 0.03, so that a
@@ -42,6 +42,18 @@ blind by an author who read none of the earlier pairs either), measured once, fo
 that session (2aeeddc) in the same look: NER F1 0.862 (P 0.882 R 0.843; 2aeeddc 0.851), relations with gold
 entities P 0.838 R 0.652 F1 0.733 (2aeeddc 0.720), end to end P 0.665 R 0.474 F1 0.554 (2aeeddc 0.557). Its floors
 are the d1df688 figures minus 0.03.
+
+The fifth pair, ner_test5.jsonl and relations_test5.jsonl (84 sentences, 689 entities, 325 relations, written blind
+during the session of 2026-11-26 evening by an author who read none of the earlier pairs), measured for the code
+before that session's relation work (091c98f): NER F1 0.833, relations with gold entities 0.797, end to end P 0.696
+R 0.486 F1 0.573; for c6420dc (new development sentences, person names, possessive heads): 0.836, 0.801, 0.592; for
+076adf5 (full names and appositions, the elided subject of a later clause, threshold 0.5; all developed on
+development sets only): NER P 0.847 R 0.829 F1 0.838, relations with gold entities P 0.889 R 0.735 F1 0.805, end to
+end P 0.725 R 0.511 F1 0.599. Its floors are the 076adf5 figures minus 0.03. The third and fourth pairs were
+measured at c6420dc and 076adf5 too: third NER 0.870 / 0.876, gold entities 0.794 / 0.800, end to end 0.609 /
+0.627; fourth 0.859 / 0.863, 0.746 / 0.755, 0.551 / 0.567; floors raised where the figure rose. Pooled over the
+three newest pairs at 076adf5, end to end P 0.711 R 0.515 F1 0.598 (given gold entities 0.787): the relation aim of
+0.60 end to end is not met on blind text.
 """
 
 from __future__ import annotations
@@ -73,17 +85,20 @@ RELATIONS2_SYSTEM_ENTITIES_F1_FLOOR = 0.520
 NER_TEST3 = GOLD / "ner_test3.jsonl"
 RELATIONS_TEST3 = GOLD / "relations_test3.jsonl"
 NER3_F1_FLOOR = 0.849
-RELATIONS3_GOLD_ENTITIES_F1_FLOOR = 0.749
-RELATIONS3_SYSTEM_ENTITIES_F1_FLOOR = 0.594
+RELATIONS3_GOLD_ENTITIES_F1_FLOOR = 0.770
+RELATIONS3_SYSTEM_ENTITIES_F1_FLOOR = 0.597
 # The fourth unseen pair, written blind (tests/gold/src/ner_test4.txt).
 NER_TEST4 = GOLD / "ner_test4.jsonl"
 RELATIONS_TEST4 = GOLD / "relations_test4.jsonl"
-NER4_F1_FLOOR = 0.832
-RELATIONS4_GOLD_ENTITIES_F1_FLOOR = 0.703
-RELATIONS4_SYSTEM_ENTITIES_F1_FLOOR = 0.524
-# The fifth unseen pair, written blind (tests/gold/src/ner_test5.txt); no floors before its one measurement.
+NER4_F1_FLOOR = 0.833
+RELATIONS4_GOLD_ENTITIES_F1_FLOOR = 0.725
+RELATIONS4_SYSTEM_ENTITIES_F1_FLOOR = 0.537
+# The fifth unseen pair, written blind (tests/gold/src/ner_test5.txt).
 NER_TEST5 = GOLD / "ner_test5.jsonl"
 RELATIONS_TEST5 = GOLD / "relations_test5.jsonl"
+NER5_F1_FLOOR = 0.808
+RELATIONS5_GOLD_ENTITIES_F1_FLOOR = 0.775
+RELATIONS5_SYSTEM_ENTITIES_F1_FLOOR = 0.569
 
 
 @pytest.mark.parametrize("suffix", ["test", "test2", "test3", "test4", "test5"])
@@ -224,8 +239,16 @@ BLIND_PAIRS = [
         RELATIONS4_GOLD_ENTITIES_F1_FLOOR,
         RELATIONS4_SYSTEM_ENTITIES_F1_FLOOR,
     ),
+    (
+        NER_TEST5,
+        RELATIONS_TEST5,
+        84,
+        NER5_F1_FLOOR,
+        RELATIONS5_GOLD_ENTITIES_F1_FLOOR,
+        RELATIONS5_SYSTEM_ENTITIES_F1_FLOOR,
+    ),
 ]
-PAIR_IDS = ["second", "third", "fourth"]
+PAIR_IDS = ["second", "third", "fourth", "fifth"]
 
 
 @pytest.mark.parametrize(
