@@ -389,7 +389,14 @@ def test_evaluate_ner_by_default_scores_the_development_sets_only() -> None:
     names = [path.name for path in development_gold_paths(GOLD)]
     assert "ner_msa.jsonl" in names and "ner_types.jsonl" in names
     assert not [name for name in names if name.startswith("ner_test")]
-    blind = {"ner_test.jsonl", "ner_test2.jsonl", "ner_test3.jsonl", "ner_test4.jsonl", "ner_test5.jsonl"}
+    blind = {
+        "ner_test.jsonl",
+        "ner_test2.jsonl",
+        "ner_test3.jsonl",
+        "ner_test4.jsonl",
+        "ner_test5.jsonl",
+        "ner_test6.jsonl",
+    }
     assert blind <= {p.name for p in GOLD.glob("ner_*.jsonl")}
 
 
