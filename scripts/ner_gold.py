@@ -21,7 +21,7 @@ The fifth unseen pair, tests/gold/ner_test5.jsonl and relations_test5.jsonl (84 
 and every relation each sentence states, all 21 types and all 40 predicates), was written blind in the same way, by
 an author who read none of the earlier test pairs' sentences either. It measures; it must never be used to tune.
 
-The sixth unseen pair, tests/gold/ner_test6.jsonl and relations_test6.jsonl (82 news sentences, 700 entities, 333
+The sixth unseen pair, tests/gold/ner_test6.jsonl and relations_test6.jsonl (85 news sentences, 719 entities, 344
 relations, every entity nested and every relation each sentence states, all 21 types and all 40 predicates), was
 written blind in the same way, by an author who read none of the earlier test pairs' sentences. It measures; it must
 never be used to tune.
