@@ -1150,3 +1150,20 @@ def test_an_organisation_named_again_by_its_head_noun_stands_in_for_it() -> None
     triples = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in got}
     assert ("participant_in", "نادي الشباب السعودي", "بطولة الخليج") in triples
     assert all(r["subject"]["text"] != "النادي" and r["object"]["text"] != "النادي" for r in got)
+
+
+def test_an_organisation_named_again_may_be_a_name_inside_another() -> None:
+    # النادي names the club inside the board's name; the word is no entity standing between board and player
+    text = "قال رئيس مجلس إدارة نادي النصر السعودي خالد الحربي إن النادي تعاقد مع المدافع سامي النجار."
+    ents = [
+        ent(text, "رئيس مجلس إدارة نادي النصر السعودي", "OCC"),
+        ent(text, "مجلس إدارة نادي النصر السعودي", "ORG"),
+        ent(text, "نادي النصر السعودي", "ORG"),
+        ent(text, "السعودي", "NORP"),
+        ent(text, "خالد الحربي", "PERS"),
+        ent(text, "المدافع", "OCC"),
+        ent(text, "سامي النجار", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("employee_of", "سامي النجار", "نادي النصر السعودي") in got
+    assert ("employee_of", "سامي النجار", "مجلس إدارة نادي النصر السعودي") not in got

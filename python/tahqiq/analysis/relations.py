@@ -286,6 +286,7 @@ class _Ent:
     confidence: float
     first: int  # index of its first word token
     last: int  # index one past its last word token
+    alias: bool = False  # a word naming an organisation again (النادي): no entity the text was given
 
     @property
     def span(self) -> tuple[int, int]:
@@ -877,7 +878,8 @@ class RelationExtractor:
         if t.site != "between" or not t.words or t.topic:
             return False
         lead = self._lead(b, ents)
-        inner = [e for e in ents if a.last <= e.first and e.last <= lead]
+        # a word naming an organisation again is no entity standing between (… فهد بن نافل إن النادي تعاقد مع …)
+        inner = [e for e in ents if a.last <= e.first and e.last <= lead and not e.alias]
         if not inner:
             return False
         start = max(e.last for e in inner)
@@ -981,7 +983,8 @@ class RelationExtractor:
     def _aliases(self, text: str, ents: list[_Ent], args: list[_Ent], loose_words: list[str]) -> dict[_Ent, _Ent]:
         """Words outside every entity that name an organisation before them again by its head noun (النادي,
         والاتحاد: نادي …, الاتحاد …), each as an entity of its own mapped to the organisation."""
-        orgs = [e for e in args if e.type == "ORG"]
+        # a name inside another (نادي الهلال in مجلس إدارة نادي الهلال) may be the one named again
+        orgs = [e for e in ents if e.type == "ORG"]
         if not orgs:
             return {}
         covered = {i for e in ents for i in range(e.first, e.last)}
@@ -998,7 +1001,7 @@ class RelationExtractor:
                 words = [(t.start, t.end) for t in scan(text) if t.kind in ("word", "number")]
             start, end = words[i]
             org = named[0]
-            out[_Ent("ORG", text[start:end], start, end, org.confidence, i, i + 1)] = org
+            out[_Ent("ORG", text[start:end], start, end, org.confidence, i, i + 1, alias=True)] = org
         return out
 
     @staticmethod
