@@ -616,9 +616,9 @@ class RelationExtractor:
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
         as the calibration counts them."""
         ents, args, loose_words, commas = self._prepare(text, entities)
-        named, spans = ents, args
+        named, spans = ents, args  # the entities given: the classifier judges pairs of these only
         # an organisation named again by its head noun (… نادي الترجي …، بعد مشاركة النادي في …) stands in for it
-        aliases = self._aliases(text, ents, args, loose_words)
+        aliases = self._aliases(text, ents, loose_words)
         if aliases:
             ents = sorted([*ents, *aliases], key=lambda e: (e.start, -e.end))
             args = sorted([*args, *aliases], key=lambda e: (e.start, -e.end))
@@ -980,7 +980,7 @@ class RelationExtractor:
                     if conf >= self.min_confidence and key not in best and (key[1], key[0]) not in best:
                         best[key] = (conf, p, "head_of/again")
 
-    def _aliases(self, text: str, ents: list[_Ent], args: list[_Ent], loose_words: list[str]) -> dict[_Ent, _Ent]:
+    def _aliases(self, text: str, ents: list[_Ent], loose_words: list[str]) -> dict[_Ent, _Ent]:
         """Words outside every entity that name an organisation before them again by its head noun (النادي,
         والاتحاد: نادي …, الاتحاد …), each as an entity of its own mapped to the organisation."""
         # a name inside another (نادي الهلال in مجلس إدارة نادي الهلال) may be the one named again
