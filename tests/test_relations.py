@@ -1012,3 +1012,158 @@ def test_no_far_relation_between_two_persons() -> None:
     ]
     got = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in EXTRACTOR.extract(text, ents)}
     assert ("parent_of", "هاشم", "رانيا") not in got
+
+
+def test_an_object_first_verb_before_the_first_entity_with_its_preposition_between() -> None:
+    # تعاقد … مع: the club is the verb's subject, the player after مع is the relation's subject
+    text = "تعاقد نادي الزمالك المصري مع المهاجم التونسي سيف الجزيري لمدة ثلاثة مواسم."
+    ents = [
+        ent(text, "نادي الزمالك المصري", "ORG"),
+        ent(text, "المصري", "NORP"),
+        ent(text, "المهاجم التونسي", "OCC"),
+        ent(text, "التونسي", "NORP"),
+        ent(text, "سيف الجزيري", "PERS"),
+    ]
+    assert ("employee_of", "سيف الجزيري", "نادي الزمالك المصري") in patterns_triples(text, ents)
+
+
+def test_an_object_first_trigger_right_before_the_titles_passes_the_places_between() -> None:
+    # بحضور stands right before the guest's title, after the stadium and the city: the guest attends
+    text = "افتتح وزير الشباب بطولة الخليج للشباب على ملعب الصداقة في مدينة صلالة بحضور رئيس الاتحاد سالم الوهيبي."
+    ents = [
+        ent(text, "وزير الشباب", "OCC"),
+        ent(text, "بطولة الخليج للشباب", "EVENT"),
+        ent(text, "ملعب الصداقة", "FAC"),
+        ent(text, "مدينة صلالة", "GPE"),
+        ent(text, "رئيس الاتحاد", "OCC"),
+        ent(text, "سالم الوهيبي", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "سالم الوهيبي", "بطولة الخليج للشباب") in got
+    assert ("participant_in", "مدينة صلالة", "بطولة الخليج للشباب") not in got
+
+
+def test_no_object_first_trigger_to_an_organisation_inside_a_title() -> None:
+    # the federation is part of the guest's title: the title's holder attends, not the federation
+    text = "افتتح الوزير بطولة الخليج للشباب في مدينة صلالة بحضور رئيس الاتحاد العماني لكرة القدم سالم الوهيبي."
+    ents = [
+        ent(text, "بطولة الخليج للشباب", "EVENT"),
+        ent(text, "مدينة صلالة", "GPE"),
+        ent(text, "رئيس الاتحاد العماني لكرة القدم", "OCC"),
+        ent(text, "الاتحاد العماني لكرة القدم", "ORG"),
+        ent(text, "سالم الوهيبي", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "سالم الوهيبي", "بطولة الخليج للشباب") in got
+    assert ("participant_in", "الاتحاد العماني لكرة القدم", "بطولة الخليج للشباب") not in got
+
+
+def test_a_heading_title_naming_the_organisation_again_heads_it() -> None:
+    cases = [
+        # its head noun with ل: أمينا عاما للحزب
+        (
+            "انتخب مؤتمر حزب النهضة سمير ديلو أمينا عاما للحزب لولاية ثانية.",
+            [("ORG", "حزب النهضة"), ("PERS", "سمير ديلو")],
+            ("head_of", "سمير ديلو", "حزب النهضة"),
+        ),
+        # a pronoun: رئيسا له
+        (
+            "انتخب مجلس الشورى القطري حسن الغانم رئيسا له لدورة جديدة.",
+            [("ORG", "مجلس الشورى القطري"), ("PERS", "حسن الغانم")],
+            ("head_of", "حسن الغانم", "مجلس الشورى القطري"),
+        ),
+        # the title before the name: وقال رئيس النادي …
+        (
+            "فاز نادي الوحدة الإماراتي بالكأس، وقال رئيس النادي بشار النعيمي إن الفريق يستحق اللقب.",
+            [("ORG", "نادي الوحدة الإماراتي"), ("PERS", "بشار النعيمي")],
+            ("head_of", "بشار النعيمي", "نادي الوحدة الإماراتي"),
+        ),
+    ]
+    for text, spans, want in cases:
+        ents = [ent(text, frag, typ) for typ, frag in spans]
+        assert want in patterns_triples(text, ents), text
+    # a head noun that names no organisation before it relates nothing (النادي after a company)
+    text = "أعلنت شركة الأفق للتقنية أن رئيس النادي بشار النعيمي زار مقرها."
+    ents = [ent(text, "شركة الأفق للتقنية", "ORG"), ent(text, "بشار النعيمي", "PERS")]
+    assert not any(p == "head_of" for p, _, _ in patterns_triples(text, ents))
+
+
+def test_who_was_beaten_in_an_event_took_part_in_it() -> None:
+    text = "فاز العداء الكيني بيتر كوتش بسباق الماراثون في دورة ألعاب المتوسط، متقدما على الإثيوبي تولا ديريبا."
+    ents = [
+        ent(text, "العداء الكيني", "OCC"),
+        ent(text, "بيتر كوتش", "PERS"),
+        ent(text, "بسباق الماراثون", "EVENT"),
+        ent(text, "دورة ألعاب المتوسط", "EVENT"),
+        ent(text, "الإثيوبي", "NORP"),
+        ent(text, "تولا ديريبا", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("won", "بيتر كوتش", "بسباق الماراثون") in got
+    assert ("participant_in", "تولا ديريبا", "بسباق الماراثون") in got
+    # … and after فاز فيها على, in the event the subject took part in
+    text = "شارك منتخب المغرب في كأس العالم 2022، وفاز فيها على البرتغال."
+    ents = [ent(text, "منتخب المغرب", "ORG"), ent(text, "كأس العالم 2022", "EVENT"), ent(text, "البرتغال", "GPE")]
+    got = patterns_triples(text, ents)
+    assert ("participant_in", "البرتغال", "كأس العالم 2022") in got
+    # but not when another of the winner's kind starts the clause (the beaten one's win is not the first's event)
+    text = "شارك منتخب المغرب في كأس العالم 2022، وقال منتخب تونس إنه فاز على فرنسا."
+    ents = [
+        ent(text, "منتخب المغرب", "ORG"),
+        ent(text, "كأس العالم 2022", "EVENT"),
+        ent(text, "منتخب تونس", "ORG"),
+        ent(text, "فرنسا", "GPE"),
+    ]
+    assert ("participant_in", "فرنسا", "كأس العالم 2022") not in patterns_triples(text, ents)
+
+
+def test_a_work_trigger_with_the_post_between_its_verb_and_preposition() -> None:
+    # يعمل * في: the post (an OCC) between يعمل and في, after a university that could fill the slot
+    text = "درس الطبيب سامي حداد في جامعة دمشق، ويعمل جراحا في مستشفى الشامي بدمشق."
+    ents = [
+        ent(text, "الطبيب", "OCC"),
+        ent(text, "سامي حداد", "PERS"),
+        ent(text, "جامعة دمشق", "ORG"),
+        ent(text, "جراحا", "OCC"),
+        ent(text, "مستشفى الشامي", "ORG"),
+        ent(text, "بدمشق", "GPE"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("employee_of", "سامي حداد", "مستشفى الشامي") in got
+    assert ("employee_of", "سامي حداد", "جامعة دمشق") not in got
+    text = "قالت ليلى عمران، التي تعمل حاليا في شركة الأفق، إن المشروع تأخر."
+    ents = [ent(text, "ليلى عمران", "PERS"), ent(text, "شركة الأفق", "ORG")]
+    assert ("employee_of", "ليلى عمران", "شركة الأفق") in patterns_triples(text, ents)
+
+
+def test_an_organisation_named_again_by_its_head_noun_stands_in_for_it() -> None:
+    # النادي names نادي الشباب again: what is said of it is said of the club (no relation of its own)
+    text = "أعلن نادي الشباب السعودي تعيين المدرب ماجد الحربي، وقال إن الإدارة قررت مشاركة النادي في بطولة الخليج."
+    ents = [
+        ent(text, "نادي الشباب السعودي", "ORG"),
+        ent(text, "السعودي", "NORP"),
+        ent(text, "المدرب", "OCC"),
+        ent(text, "ماجد الحربي", "PERS"),
+        ent(text, "بطولة الخليج", "EVENT"),
+    ]
+    got = RelationExtractor(classifier=None).extract(text, ents)
+    triples = {(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in got}
+    assert ("participant_in", "نادي الشباب السعودي", "بطولة الخليج") in triples
+    assert all(r["subject"]["text"] != "النادي" and r["object"]["text"] != "النادي" for r in got)
+
+
+def test_an_organisation_named_again_may_be_a_name_inside_another() -> None:
+    # النادي names the club inside the board's name; the word is no entity standing between board and player
+    text = "قال رئيس مجلس إدارة نادي النصر السعودي خالد الحربي إن النادي تعاقد مع المدافع سامي النجار."
+    ents = [
+        ent(text, "رئيس مجلس إدارة نادي النصر السعودي", "OCC"),
+        ent(text, "مجلس إدارة نادي النصر السعودي", "ORG"),
+        ent(text, "نادي النصر السعودي", "ORG"),
+        ent(text, "السعودي", "NORP"),
+        ent(text, "خالد الحربي", "PERS"),
+        ent(text, "المدافع", "OCC"),
+        ent(text, "سامي النجار", "PERS"),
+    ]
+    got = patterns_triples(text, ents)
+    assert ("employee_of", "سامي النجار", "نادي النصر السعودي") in got
+    assert ("employee_of", "سامي النجار", "مجلس إدارة نادي النصر السعودي") not in got

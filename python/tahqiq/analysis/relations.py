@@ -36,7 +36,14 @@ or the titles before it relates the two at up to ``FAR_GAP`` words, when no enti
 slot and the two differ in type (… ثم عمل في هيئة الإذاعة البريطانية; … بمشاركة المخرج الموريتاني …). A trigger
 before two conjuncts relates each
 of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى).
-Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger.
+Who won an event held in a larger one (… ذهبية سباق 3000 متر في دورة الألعاب الأولمبية) took part in the larger;
+who was beaten in it (… متقدما على الإثيوبي لاميشا غيرما; بعد فوزه على الترجي; وفاز فيها على الأرجنتين) took part
+in it too. An object-first trigger may be split like a verb-first one (تعاقد نادي برشلونة مع المدرب …), and a
+``between`` trigger right before the second entity's titles passes the entities between in either order (… في
+مدينة الخور بحضور رئيس الاتحاد … إنفانتينو), not into a title holding the second entity. A trigger word ``*``
+matches any one word (يعمل * في: ويعمل جراحا في). An organisation named again by its definite head noun (نادي
+الترجي … مشاركة النادي في …) stands in for it; a heading title followed by that noun or by له, لها heads it (… نزار بركة
+أمينا عاما للحزب; رئيسا له; وقال رئيس النادي حمدي المدب).
 A person holding a post keeps a courtesy title (الشيخ، الدكتور) only when it is the only one.
 
 ``confidence = precision × entity confidence × exp(−0.08 × words between)``: the pattern's MEASURED precision,
@@ -130,6 +137,19 @@ _OWN_TITLE: Final = frozenset({"holds_position", "nationality", "employee_of", "
 PARENTHETICAL: Final = 12
 # the farthest a later clause's verb may stand from the sentence's topic, its elided subject (words)
 FAR_GAP: Final = 30
+# a heading title whose organisation is named again by its head noun (رئيس النادي, أمينا عاما للحزب) or a pronoun
+# (رئيسا له): the title phrases, and the pronouns that name the organisation before them
+_HEAD_TITLES: Final = tuple(
+    tuple(_loose(w) for w in t.split())
+    for t in ("رئيس", "رئيسة", "رئيسا", "مدير", "مديرة", "مديرا", "أمين عام", "أمينا عاما", "أمينة عامة")
+)
+_ORG_PRONOUNS: Final = frozenset({_loose("له"), _loose("لها")})
+# who beat whom in an event (متقدما على …, بعد فوزه على …, بعد تغلبه على …): the beaten one took part too
+_BEAT: Final = frozenset(_loose(w) for w in "متقدما متقدمة فوزه فوزها تغلبه تغلبها فاز فازت تغلب تغلبت".split())
+_IN_IT: Final = frozenset(_loose(w) for w in ("فيه", "فيها"))
+_ON: Final = _loose("على")
+# a trigger word matching any one word (يعمل * في: يعمل أستاذا في, تعمل استشارية في)
+_ANY: Final = "*"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +246,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
     for p in data["predicates"]:
         triggers = tuple(
             Trigger(
-                tuple(_loose(w) for w in str(t["text"]).split()),
+                tuple(_ANY if w == _ANY else _loose(w) for w in str(t["text"]).split()),
                 str(t.get("site", "between")),
                 str(t.get("order", "so")),
                 int(t["max_gap"]) if "max_gap" in t else None,
@@ -266,6 +286,7 @@ class _Ent:
     confidence: float
     first: int  # index of its first word token
     last: int  # index one past its last word token
+    alias: bool = False  # a word naming an organisation again (النادي): no entity the text was given
 
     @property
     def span(self) -> tuple[int, int]:
@@ -310,6 +331,8 @@ def _stem_matches(token: str, want: str) -> bool:
 
 
 def _word_matches(token: str, want: str) -> bool:
+    if want == _ANY:
+        return True
     if _stem_matches(token, want):
         return True
     for c in _CLITICS:
@@ -542,11 +565,12 @@ class RelationExtractor:
                 between = [*between, words[-1]]
         if _contains(between, words):
             return True
-        if t.order != "so" or not words or coordinated:
+        if not words or coordinated:
             return False  # a verb before two conjuncts is said of both, not of one to the other
         # verb-first sentences: the trigger stands before the subject, or its verb does and its preposition
-        # stands between (ولد الشاعر محمود درويش في البروة)
-        if gap <= 1 and _contains(before, words):
+        # stands between (ولد الشاعر محمود درويش في البروة); object first, only the split one: the verb's own
+        # subject stands first and its preposition before the relation's subject (تعاقد نادي برشلونة مع المدرب …)
+        if t.order == "so" and gap <= 1 and _contains(before, words):
             return True
         return any(
             words[k] in _SPLIT_AT and _contains(before, words[:k]) and _contains(between, words[k:])
@@ -592,6 +616,12 @@ class RelationExtractor:
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
         as the calibration counts them."""
         ents, args, loose_words, commas = self._prepare(text, entities)
+        named, spans = ents, args  # the entities given: the classifier judges pairs of these only
+        # an organisation named again by its head noun (… نادي الترجي …، بعد مشاركة النادي في …) stands in for it
+        aliases = self._aliases(text, ents, loose_words)
+        if aliases:
+            ents = sorted([*ents, *aliases], key=lambda e: (e.start, -e.end))
+            args = sorted([*args, *aliases], key=lambda e: (e.start, -e.end))
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
         leads = {id(e): self._lead(e, ents) for e in args}
@@ -688,7 +718,9 @@ class RelationExtractor:
                         elif (
                             not beyond
                             and inside & (p.range if t.order == "so" else p.domain)
-                            and not self._past_fillers(t, a, b, ents, loose_words)
+                            and not self._past_fillers(
+                                t, a, b, ents, loose_words, p.range if t.order == "so" else p.domain
+                            )
                         ):
                             continue  # a nearer entity could fill the far slot: it is the one related
                         if not self._trigger_site_ok(
@@ -730,12 +762,20 @@ class RelationExtractor:
         # pairs the patterns judged (a courtesy title dropped below included): the classifier leaves them alone
         judged = set(best)
         self._honorific_posts(ents, loose_words, best)
+        self._named_again(ents, args, loose_words, best)
+        self._beaten(args, ents, loose_words, best)
         self._coordinated(args, loose_words, best, ents)
         self._won_at(args, loose_words, best)
         found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
-        for (sk, ok), (conf, p, source) in best.items():
-            found.append((conf, p, index[sk], index[ok], source))
+        mapped: set[tuple[str, _Key]] = set()
+        for (sk, ok), (conf, p, source) in sorted(best.items(), key=lambda kv: -kv[1][0]):
+            s, o = aliases.get(index[sk], index[sk]), aliases.get(index[ok], index[ok])
+            said_of = (p.name, ((s.start, s.end, s.type), (o.start, o.end, o.type)))
+            if s is o or said_of in mapped or (said_of[1] != (sk, ok) and said_of[1] in best):
+                continue  # the alias says nothing the name's own relations do not
+            mapped.add(said_of)
+            found.append((conf, p, s, o, source))
         found.sort(key=lambda f: -f[0])
         kept: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
         taken: set[tuple[str, int, int]] = set()
@@ -755,7 +795,7 @@ class RelationExtractor:
                 (p.name, s.span) for _, p, s, o, _ in kept
             } | {(p.name, o.span, "o") for _, p, s, o, _ in kept}
             for conf, p, s, o in self.classifier.additions(
-                text, ents, args, loose_words, self.predicates, pairs, taken, said
+                text, named, spans, loose_words, self.predicates, pairs, taken, said
             ):
                 if p.name == "holds_position" and s.span in posts and self._honorific(o, loose_words):
                     continue  # a courtesy title beside a post held is no post (see _honorific_posts)
@@ -828,21 +868,39 @@ class RelationExtractor:
                 return True
         return False
 
-    def _past_fillers(self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
+    def _past_fillers(
+        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], slot: frozenset[str]
+    ) -> bool:
         """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
-        object's slot among them), right before the object, so that none of them can be its object (ولدت … في
-        مدينة قصر هلال …، وتقيم في دبي: تقيم في is دبي's, not the city's before it)."""
-        if t.site != "between" or t.order != "so" or not t.words or t.topic:
+        far slot among them), right before the second entity or the titles before it, so that none of them can be
+        related instead (ولدت … في مدينة قصر هلال …، وتقيم في دبي: تقيم في is دبي's, not the city's before it;
+        افتتح … البطولة على استاد البيت في مدينة الخور بحضور رئيس الاتحاد … إنفانتينو: he attends, not the city)."""
+        if t.site != "between" or not t.words or t.topic:
             return False
-        inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
+        lead = self._lead(b, ents)
+        # a word naming an organisation again is no entity standing between (… فهد بن نافل إن النادي تعاقد مع …)
+        inner = [e for e in ents if a.last <= e.first and e.last <= lead and not e.alias]
         if not inner:
             return False
-        tail = loose_words[max(e.last for e in inner) : b.first]
+        start = max(e.last for e in inner)
+        if any(start <= e.first < lead for e in ents):
+            return False  # the second entity is inside a title there (رئيس الاتحاد الدولي …): the title is related
+        tail = loose_words[start:lead]
         words = t.words
-        if words[-1] in _PREPOSITIONS and _object_preposition(loose_words[b.first]) is not None:
+        clitic = words[-1] in _PREPOSITIONS and _object_preposition(loose_words[lead]) is not None
+        if clitic:
             tail = [*tail, words[-1]]  # the preposition is the object's clitic (… وتقيم بالرباط)
         # the trigger ends the words before the object: nothing of the sentence's own stands between them
-        return len(tail) <= len(words) + 1 and _contains(tail, words)
+        if len(tail) <= len(words) + 1 and _contains(tail, words):
+            return True
+        # … or a trigger with a word of any kind holds an entity that could fill no slot (ويعمل جراحا في …)
+        if _ANY not in words:
+            return False
+        size = len(words) - clitic
+        window = lead - size
+        if window < a.last or any(window <= e.first < lead and e.type in slot for e in ents):
+            return False
+        return _contains([*loose_words[window:lead], *words[size:]], words)
 
     def _nearer_subject(
         self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], start: int
@@ -878,6 +936,123 @@ class RelationExtractor:
             if courtesy and len(courtesy) < len(keys):
                 for k in courtesy:
                     best.pop(k, None)
+
+    def _named_again(
+        self,
+        ents: list[_Ent],
+        args: list[_Ent],
+        loose_words: list[str],
+        best: dict[_Key, tuple[float, Predicate, str]],
+    ) -> None:
+        """A heading title whose organisation is named again by its head noun or a pronoun heads the organisation
+        named before it: انتخب … حزب الاستقلال نزار بركة أمينا عاما للحزب; وقال رئيس النادي حمدي المدب;
+        انتخب مجلس النواب الأردني أحمد الصفدي رئيسا له; … سارة الأميري رئيسة الوكالة."""
+        p = self.by_name.get("head_of")
+        if p is None:
+            return
+        orgs = [e for e in ents if e.type == "ORG"]
+        persons = [e for e in args if e.type == "PERS"]
+        for i, word in enumerate(loose_words):
+            for title in _HEAD_TITLES:
+                start = i - len(title)
+                if start < 0 or tuple(loose_words[start:i]) != title:
+                    continue
+                if word in _ORG_PRONOUNS:
+                    # a pronoun names the nearest organisation before it that is no part of another's name
+                    named = [e for e in orgs if e.last <= start and not self._name_part(e, ents)][-1:]
+                else:
+                    named = [e for e in orgs if e.last <= start and self._names_head(word, loose_words[e.first])][-1:]
+                if not named:
+                    continue
+                org = named[0]
+                for person in persons:
+                    # the holder: right before the title (… نزار بركة أمينا عاما للحزب) or right after it (رئيس
+                    # النادي حمدي المدب), a courtesy title between aside
+                    after = i + 1
+                    if any(e.first == after and self._honorific(e, loose_words) for e in ents):
+                        after = next(e.last for e in ents if e.first == after and self._honorific(e, loose_words))
+                    if person.last != start and person.first != after:
+                        continue
+                    if not p.allows(person.type, org.type) or org.last > person.first:
+                        continue
+                    key = ((person.start, person.end, person.type), (org.start, org.end, org.type))
+                    conf = p.precision * (person.confidence + org.confidence) / 2
+                    if conf >= self.min_confidence and key not in best and (key[1], key[0]) not in best:
+                        best[key] = (conf, p, "head_of/again")
+
+    def _aliases(self, text: str, ents: list[_Ent], loose_words: list[str]) -> dict[_Ent, _Ent]:
+        """Words outside every entity that name an organisation before them again by its head noun (النادي,
+        والاتحاد: نادي …, الاتحاد …), each as an entity of its own mapped to the organisation."""
+        # a name inside another (نادي الهلال in مجلس إدارة نادي الهلال) may be the one named again
+        orgs = [e for e in ents if e.type == "ORG"]
+        if not orgs:
+            return {}
+        covered = {i for e in ents for i in range(e.first, e.last)}
+        out: dict[_Ent, _Ent] = {}
+        words: list[tuple[int, int]] | None = None
+        for i, word in enumerate(loose_words):
+            if i in covered or not word.startswith(("ال", "وال")):
+                continue
+            bare = word[1:] if word.startswith("و") else word
+            named = [e for e in orgs if e.last <= i and self._names_head(bare, loose_words[e.first], ("ال",))][-1:]
+            if not named:
+                continue
+            if words is None:
+                words = [(t.start, t.end) for t in scan(text) if t.kind in ("word", "number")]
+            start, end = words[i]
+            org = named[0]
+            out[_Ent("ORG", text[start:end], start, end, org.confidence, i, i + 1, alias=True)] = org
+        return out
+
+    @staticmethod
+    def _names_head(word: str, head: str, articles: tuple[str, ...] = ("ال", "لل")) -> bool:
+        """Whether ``word`` is the definite head noun of a name starting with ``head`` (النادي, للحزب: نادي …,
+        لحزب …), clitics aside."""
+        for article in articles:
+            if word.startswith(article) and len(word) - len(article) >= 3:
+                bare = word[len(article) :]
+                if bare == head or any(head.startswith(c) and head[len(c) :] == bare for c in _CLITICS):
+                    return True
+        return False
+
+    def _beaten(
+        self,
+        args: list[_Ent],
+        ents: list[_Ent],
+        loose_words: list[str],
+        best: dict[_Key, tuple[float, Predicate, str]],
+    ) -> None:
+        """Who was beaten in an event took part in it: the one after متقدما على, بعد فوزه على or بعد تغلبه على
+        in the event the subject won (… بذهبية سباق 3000 متر موانع …، متقدما على الإثيوبي لاميشا غيرما), or after
+        فاز فيها على in one the subject took part in (شارك المنتخب السعودي في كأس العالم …، وفاز فيها على
+        الأرجنتين)."""
+        p = self.by_name.get("participant_in")
+        if p is None:
+            return
+        by_key = {(e.start, e.end, e.type): e for e in args}
+        leads = {id(e): self._lead(e, ents) for e in args}
+        for key, (conf, q, source) in list(best.items()):
+            winner, event = by_key.get(key[0]), by_key.get(key[1])
+            if winner is None or event is None or event.type != "EVENT" or q.name not in ("won", "participant_in"):
+                continue
+            for i in range(max(winner.last, event.last), len(loose_words) - 2):
+                if loose_words[i + 1] != _ON:
+                    continue
+                word = loose_words[i]
+                if q.name == "won":
+                    if not _head_in(word, _BEAT):
+                        continue
+                elif word not in _IN_IT or i == 0 or not _head_in(loose_words[i - 1], _BEAT):
+                    continue  # took part and won in it: فاز فيها على
+                if any(e.type == winner.type and winner.last <= e.first and e.last <= i for e in args):
+                    break  # another one of the winner's kind stands between: the clause is theirs
+                for e in args:
+                    if leads[id(e)] != i + 2 or e is winner or not p.allows(e.type, event.type):
+                        continue
+                    new = ((e.start, e.end, e.type), key[1])
+                    if new not in best and (new[1], new[0]) not in best:
+                        best[new] = (conf * 0.9, p, source.split("+")[0] + "+beaten")
+                break
 
     def _won_at(self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]) -> None:
         """Who won an event, prize or race held in a larger event took part in that one (حقق سفيان البقالي ذهبية
