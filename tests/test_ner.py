@@ -679,3 +679,28 @@ def test_an_event_named_after_a_place_takes_no_host_city(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # a first name that reads as a common noun or an accusative, before an unlisted family name ending the name
+        ("وصل وزير الدفاع الأمريكي بيت هيغسيث إلى الدوحة", ("PERS", "بيت هيغسيث"), None),
+        ("قالت الناشطة السويدية غريتا تونبرغ إنها ستشارك", ("PERS", "غريتا تونبرغ"), None),
+        # guard: a definite word after the noun is its complement, not a family name
+        ("قال الوزير الأمريكي بيت القصيد في الأمر", ("OCC", "الوزير الأمريكي"), ("PERS", "بيت القصيد")),
+        # أبو or ولد and a family name no list knows after a listed name
+        ("أجرى الطبيب الفلسطيني غسان أبو ستة عمليات جراحية", ("PERS", "غسان أبو ستة"), None),
+        ("التقى الوزير نظيره الموريتاني محمد سالم ولد مرزوك، وبحثا", ("PERS", "محمد سالم ولد مرزوك"), None),
+        # guard: ولد before a preposition is the verb (was born)
+        ("قال الرئيس محمد سالم ولد في القاهرة", ("PERS", "محمد سالم"), ("PERS", "محمد سالم ولد في")),
+        # a family name opening with ل/ب right before a mark
+        ("ابنة الزعيم القبلي عبد الغفار لانغو، بعد مشاركتها", ("PERS", "عبد الغفار لانغو"), None),
+        # guard: a word with ب before a mark reads as a noun with its preposition
+        ("استقبل الوزير أحمد خالد بحفاوة.", ("PERS", "أحمد خالد"), ("PERS", "أحمد خالد بحفاوة")),
+    ],
+)
+def test_names_read_as_nouns_linked_family_names_and_family_names_in_l_or_b(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

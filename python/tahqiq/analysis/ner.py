@@ -355,6 +355,8 @@ COUNTERPART = normalize("نظير", ta_marbuta=True)
 NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
+# the links a listed name takes before a family name no list knows (غسان أبو ستة, محمد سالم ولد مرزوك)
+FAMILY_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("أبو", "ولد"))
 # the links of foreign names a listed first name may take before its family name (نيمار دا سيلفا)
 FOREIGN_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("دا", "دي", "فون", "فان", "دير"))
 # function words that fold onto a name under ya normalisation (على → علي)
@@ -1837,6 +1839,8 @@ class Recognizer:
                         e += 1  # a listed first name and a transliterated family name: وولي سوينكا
                 elif first_only and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
                     e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+                if e == start_end and self._linked_family(keys, toks, e):
+                    e += 2  # غسان أبو ستة, محمد سالم ولد مرزوك: a link and a family name no list knows
                 while (
                     e < n
                     and e - j < 4
@@ -1871,6 +1875,9 @@ class Recognizer:
                 and not self._verb_like(keys, j + 1)
             ):
                 pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
+            elif self._noun_read_first_name(keys, toks, j):
+                add("PERS", j, j + 2, 1)  # وزير الدفاع الأمريكي بيت هيغسيث إلى, الناشطة السويدية غريتا تونبرغ إنها
+                continue
             elif not (lone_place or self._plain_word(keys, toks, j)):
                 # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
                 if not (
@@ -2455,13 +2462,79 @@ class Recognizer:
             and not _definite(toks[j].text, k)
             and not k.endswith(("ا", "ون", "ين", "ات"))  # an accusative or a plural: اجتماعا, هاتفيا
             and not (k.endswith("ه") and not toks[j].text.endswith("ة"))  # a pronoun: قصائده, قرانه (not عودة)
-            and k[:1] not in "وبلفك"
+            and (
+                k[:1] not in "وبلفك"
+                # لانغو، : ل/ب may open a family name only right before a mark or the end (not لمدة, بحفاوة)
+                or (
+                    k[:1] in "بل"
+                    and (after >= len(keys) or toks[after].kind != "word")
+                    and not k.endswith("ه")
+                    and self._gaz_match(keys, j) is None
+                )
+            )
             and (not self._verb_like(keys, j) or self._long_foreign(keys, toks, j))
             and (
                 self._name_ends_before(keys, toks, after)
                 # a verb in ي (not a noun in ت: محمد مصطفى إعادة تأهيل)
                 or (self._verb_like(keys, after) and keys[after].lstrip("وف")[:1] in "يس")
             )
+        )
+
+    def _linked_family(self, keys: list[str], toks: list[Token], e: int) -> bool:
+        """أبو or ولد at token e and a family name no list knows after a listed name (غسان أبو ستة, محمد سالم ولد
+        مرزوك, سيدي ولد التاه): the next word is no function word, verb or time word (not ولد في, ولد عام: the verb
+        was born); a number word is a family name only after أبو."""
+        n = len(keys)
+        if e + 1 >= n or keys[e] not in FAMILY_LINKS or toks[e + 1].kind != "word":
+            return False
+        k = keys[e + 1]
+        if keys[e] == "ابو" and k in self._num_words:
+            return True
+        return (
+            len(k) >= 3
+            and not k.startswith(("و", "ف"))
+            and k not in self._stop
+            and k not in CONTENT_STOP
+            and k not in NOT_NAME_PARTS
+            and k not in COMPLEMENTISERS
+            and k not in PREPOSITION_WORDS
+            and not self._verb_like(keys, e + 1)
+            and not self._nisba(k)
+            and self._gaz_match(keys, e + 1) is None
+            and self._trigger_at(keys, e + 1) is None
+            and not self._month_at(keys, e + 1)[0]
+        )
+
+    def _noun_read_first_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A first name after a title that reads as a common noun (بيت, a stop word for the gazetteers) or an
+        accusative (غريتا): a name when an unlisted bare word of five letters or more follows it, even one that
+        reads as a verb (تونبرغ), and the name ends right there (a mark, a function word, a complementiser)."""
+        n = len(keys)
+        if j + 2 > n or toks[j].kind != "word" or toks[j + 1].kind != "word":
+            return False
+        k, nxt = keys[j], keys[j + 1]
+        if (
+            len(k) < 3
+            or k.startswith(("و", "ف"))
+            or _definite(toks[j].text, k)
+            or k.endswith(("ه", "ين", "ون", "ات"))
+            or k in NAME_ENDERS
+            or k in PREPOSITION_WORDS
+            or k in COMPLEMENTISERS
+            or k in NOT_NAME_PARTS
+            or k in self._num_words
+            or self._nisba(k)
+            or self._month_at(keys, j)[0]
+            or self._gaz_match(keys, j) is not None
+            or (self._plain_word(keys, toks, j) and not self._verb_like(keys, j))  # the other readings take it
+        ):
+            return False
+        return (
+            len(nxt) >= 5
+            and self._bare_name(keys, toks, j + 1)
+            and nxt[:1] not in "بلفك"
+            and not self._future_verb(nxt)
+            and self._name_ends_before(keys, toks, j + 2)
         )
 
     def _name_ends_before(self, keys: list[str], toks: list[Token], after: int) -> bool:
