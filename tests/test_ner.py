@@ -704,3 +704,23 @@ def test_names_read_as_nouns_linked_family_names_and_family_names_in_l_or_b(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        # two daughters named one by one: a name of two letters with و is the second name
+        ("أنجب منها ابنتيه سارة ومي.", ("PERS", "ومي"), ("PERS", "سارة ومي")),
+        # no definite family name after a regnal number, even when the clause goes on after it
+        ("تولى الملك محمد السادس العرش خلفا لوالده", ("PERS", "محمد السادس"), ("PERS", "محمد السادس العرش")),
+        # the feminine of a listed head of government holds its body and anchors the name after it
+        ("لقاء بين الرئيس ورئيسة الحكومة سارة الزعفراني الزنزري.", ("OCC", "ورئيسة الحكومة"), None),
+        # a minister's head takes the field with its state's possessive
+        ("التقى الرئيس السوري ووزير خارجيته أسعد الشيباني.", ("OCC", "ووزير خارجيته"), ("OCC", "ووزير")),
+        ("التقى وزير جيته", ("OCC", "وزير"), ("OCC", "وزير جيته")),
+    ],
+)
+def test_short_second_names_regnal_numbers_and_posts_of_government(
+    rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
+) -> None:
+    assert_entity_found(rules, text, expected, absent)

@@ -355,6 +355,8 @@ COUNTERPART = normalize("نظير", ta_marbuta=True)
 NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
+# a minister's head before a field with its state's possessive (ووزير خارجيته, وزيرة داخليتها)
+MINISTERS = frozenset(normalize(w, ta_marbuta=True) for w in ("وزير", "وزيرة", "ووزير", "ووزيرة"))
 # the links a listed name takes before a family name no list knows (غسان أبو ستة, محمد سالم ولد مرزوك)
 FAMILY_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("أبو", "ولد"))
 # the links of foreign names a listed first name may take before its family name (نيمار دا سيلفا)
@@ -897,6 +899,15 @@ class Recognizer:
             # a post with its possessive (وكيلها شركة …: the company is the agent, not the post's) keeps only
             # its adjective (رئيسها التنفيذي)
             return i + 1 if i < n and keys[i] in POST_ADJ else i
+        if (
+            typ == "OCC"
+            and i < n
+            and keys[i - 1] in MINISTERS
+            and toks[i].kind == "word"
+            and keys[i].endswith(("يته", "يتها", "يتهم"))
+            and len(keys[i]) >= 6  # not a name in ته: وزير جيته
+        ):
+            return i + 1  # ووزير خارجيته: a minister of the field his state's possessive names
         if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
             j += 1  # المتحدث باسم الخارجية القطرية
         if typ == "OCC" and j + 1 < n and keys[j] == "في" and keys[i - 1] in LEADER_IN:
@@ -1955,7 +1966,7 @@ class Recognizer:
         pairs = {q + 1 for q in range(n - 1) if heads_of[q] & KIN_PAIRS and toks[q].kind == "word"}
         for sp in [s for s in spans if s.type == "PERS" and s.i in pairs]:
             x = sp.i + 1
-            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 4:
+            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 3:  # ومي: a name of two letters
                 sp.j, second = x, sp.j
                 add("PERS", x, second, 1)
         # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
@@ -2412,8 +2423,8 @@ class Recognizer:
         punctuation mark, a complementiser, a verb, an indefinite accusative or a word with ب or ل (حسن بن عبد الله
         الغانم رئيسا, الدكتور عبد الرزاق الخشمان إن); not before a preposition (محمود عباس الوفد في: an object)."""
         n = len(keys)
-        if e >= n or e - j >= 4 or toks[e].kind != "word":
-            return e
+        if e >= n or e - j >= 4 or toks[e].kind != "word" or keys[e - 1] in REGNAL:
+            return e  # nothing follows a regnal number: الملك محمد السادس العرش
         w = 2 if keys[e] == "عبد" and e + 1 < n and keys[e + 1].startswith("ال") else 1
         last = e + w - 1
         k = keys[last]
