@@ -2859,10 +2859,18 @@ class Recognizer:
                 return True  # reported speech after a name: لين جيان بأن …, جيه دي فانس أنه …
             return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
 
+        def ends_in_place(j: int) -> bool:
+            # a definite place the name would end in is where the person is (البابا فرنسيس العراق), not a family
+            # name: a bare one may be (إرلينغ هالاند)
+            x = j - 1
+            g = self._gaz_match(ks, x) if _definite(toks[x].text, ks[x]) and ks[x] not in self._name_part else None
+            return g is not None and g[0] == j and g[1] in ("GPE", "LOC")
+
         return [
             (i, j)
             for i, j in spans
-            if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
+            if not any(ends_name(x) for x in range(i + 1, j))
+            and not (typ == "PERS" and (self._l_article(ks[i]) or (j - i >= 2 and ends_in_place(j))))
         ]
 
     def _not_a_name_here(self, toks: list[Token], keys: Sequence[str], s: _Span) -> bool:
