@@ -698,6 +698,8 @@ def test_an_event_named_after_a_place_takes_no_host_city(
         ("ابنة الزعيم القبلي عبد الغفار لانغو، بعد مشاركتها", ("PERS", "عبد الغفار لانغو"), None),
         # guard: a word with ب before a mark reads as a noun with its preposition
         ("استقبل الوزير أحمد خالد بحفاوة.", ("PERS", "أحمد خالد"), ("PERS", "أحمد خالد بحفاوة")),
+        # a word no list knows before a foreign link after a listed name of two words goes on with the link
+        ("استقبل الرئيس البرازيلي لويس إيناسيو لولا دا سيلفا في قصر", ("PERS", "لويس إيناسيو لولا دا سيلفا"), None),
     ],
 )
 def test_names_read_as_nouns_linked_family_names_and_family_names_in_l_or_b(

@@ -1852,6 +1852,14 @@ class Recognizer:
                     e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
                 if e == start_end and self._linked_family(keys, toks, e):
                     e += 2  # غسان أبو ستة, محمد سالم ولد مرزوك: a link and a family name no list knows
+                elif (
+                    e == start_end
+                    and e + 2 < n
+                    and keys[e + 1] in FOREIGN_LINKS
+                    and self._foreign_word(keys, toks, e)
+                    and self._foreign_word(keys, toks, e + 2)
+                ):
+                    e += 3  # لويس إيناسيو لولا دا سيلفا: a word no list knows before a foreign link goes on
                 while (
                     e < n
                     and e - j < 4
