@@ -355,6 +355,10 @@ COUNTERPART = normalize("نظير", ta_marbuta=True)
 NAME_LINKS = frozenset(
     normalize(w, ta_marbuta=True) for w in ("أبو", "بن", "ابن", "بنت", "دا", "دي", "فون", "فان", "دير", "آل")
 )
+# a minister's head before a field with its state's possessive (ووزير خارجيته, وزيرة داخليتها)
+MINISTERS = frozenset(normalize(w, ta_marbuta=True) for w in ("وزير", "وزيرة", "ووزير", "ووزيرة"))
+# the links a listed name takes before a family name no list knows (غسان أبو ستة, محمد سالم ولد مرزوك)
+FAMILY_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("أبو", "ولد"))
 # the links of foreign names a listed first name may take before its family name (نيمار دا سيلفا)
 FOREIGN_LINKS = frozenset(normalize(w, ta_marbuta=True) for w in ("دا", "دي", "فون", "فان", "دير"))
 # function words that fold onto a name under ya normalisation (على → علي)
@@ -895,6 +899,15 @@ class Recognizer:
             # a post with its possessive (وكيلها شركة …: the company is the agent, not the post's) keeps only
             # its adjective (رئيسها التنفيذي)
             return i + 1 if i < n and keys[i] in POST_ADJ else i
+        if (
+            typ == "OCC"
+            and i < n
+            and keys[i - 1] in MINISTERS
+            and toks[i].kind == "word"
+            and keys[i].endswith(("يته", "يتها", "يتهم"))
+            and len(keys[i]) >= 6  # not a name in ته: وزير جيته
+        ):
+            return i + 1  # ووزير خارجيته: a minister of the field his state's possessive names
         if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
             j += 1  # المتحدث باسم الخارجية القطرية
         if typ == "OCC" and j + 1 < n and keys[j] == "في" and keys[i - 1] in LEADER_IN:
@@ -1837,6 +1850,16 @@ class Recognizer:
                         e += 1  # a listed first name and a transliterated family name: وولي سوينكا
                 elif first_only and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
                     e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+                if e == start_end and self._linked_family(keys, toks, e):
+                    e += 2  # غسان أبو ستة, محمد سالم ولد مرزوك: a link and a family name no list knows
+                elif (
+                    e == start_end
+                    and e + 2 < n
+                    and keys[e + 1] in FOREIGN_LINKS
+                    and self._foreign_word(keys, toks, e)
+                    and self._foreign_word(keys, toks, e + 2)
+                ):
+                    e += 3  # لويس إيناسيو لولا دا سيلفا: a word no list knows before a foreign link goes on
                 while (
                     e < n
                     and e - j < 4
@@ -1871,6 +1894,9 @@ class Recognizer:
                 and not self._verb_like(keys, j + 1)
             ):
                 pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
+            elif self._noun_read_first_name(keys, toks, j):
+                add("PERS", j, j + 2, 1)  # وزير الدفاع الأمريكي بيت هيغسيث إلى, الناشطة السويدية غريتا تونبرغ إنها
+                continue
             elif not (lone_place or self._plain_word(keys, toks, j)):
                 # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
                 if not (
@@ -1948,7 +1974,7 @@ class Recognizer:
         pairs = {q + 1 for q in range(n - 1) if heads_of[q] & KIN_PAIRS and toks[q].kind == "word"}
         for sp in [s for s in spans if s.type == "PERS" and s.i in pairs]:
             x = sp.i + 1
-            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 4:
+            if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 3:  # ومي: a name of two letters
                 sp.j, second = x, sp.j
                 add("PERS", x, second, 1)
         # a place holds no place or person it is named after (نهر الأردن, بحيرة تشاد, بجبل موسى), only a nisba
@@ -2405,8 +2431,8 @@ class Recognizer:
         punctuation mark, a complementiser, a verb, an indefinite accusative or a word with ب or ل (حسن بن عبد الله
         الغانم رئيسا, الدكتور عبد الرزاق الخشمان إن); not before a preposition (محمود عباس الوفد في: an object)."""
         n = len(keys)
-        if e >= n or e - j >= 4 or toks[e].kind != "word":
-            return e
+        if e >= n or e - j >= 4 or toks[e].kind != "word" or keys[e - 1] in REGNAL:
+            return e  # nothing follows a regnal number: الملك محمد السادس العرش
         w = 2 if keys[e] == "عبد" and e + 1 < n and keys[e + 1].startswith("ال") else 1
         last = e + w - 1
         k = keys[last]
@@ -2455,13 +2481,79 @@ class Recognizer:
             and not _definite(toks[j].text, k)
             and not k.endswith(("ا", "ون", "ين", "ات"))  # an accusative or a plural: اجتماعا, هاتفيا
             and not (k.endswith("ه") and not toks[j].text.endswith("ة"))  # a pronoun: قصائده, قرانه (not عودة)
-            and k[:1] not in "وبلفك"
+            and (
+                k[:1] not in "وبلفك"
+                # لانغو، : ل/ب may open a family name only right before a mark or the end (not لمدة, بحفاوة)
+                or (
+                    k[:1] in "بل"
+                    and (after >= len(keys) or toks[after].kind != "word")
+                    and not k.endswith("ه")
+                    and self._gaz_match(keys, j) is None
+                )
+            )
             and (not self._verb_like(keys, j) or self._long_foreign(keys, toks, j))
             and (
                 self._name_ends_before(keys, toks, after)
                 # a verb in ي (not a noun in ت: محمد مصطفى إعادة تأهيل)
                 or (self._verb_like(keys, after) and keys[after].lstrip("وف")[:1] in "يس")
             )
+        )
+
+    def _linked_family(self, keys: list[str], toks: list[Token], e: int) -> bool:
+        """أبو or ولد at token e and a family name no list knows after a listed name (غسان أبو ستة, محمد سالم ولد
+        مرزوك, سيدي ولد التاه): the next word is no function word, verb or time word (not ولد في, ولد عام: the verb
+        was born); a number word is a family name only after أبو."""
+        n = len(keys)
+        if e + 1 >= n or keys[e] not in FAMILY_LINKS or toks[e + 1].kind != "word":
+            return False
+        k = keys[e + 1]
+        if keys[e] == "ابو" and k in self._num_words:
+            return True
+        return (
+            len(k) >= 3
+            and not k.startswith(("و", "ف"))
+            and k not in self._stop
+            and k not in CONTENT_STOP
+            and k not in NOT_NAME_PARTS
+            and k not in COMPLEMENTISERS
+            and k not in PREPOSITION_WORDS
+            and not self._verb_like(keys, e + 1)
+            and not self._nisba(k)
+            and self._gaz_match(keys, e + 1) is None
+            and self._trigger_at(keys, e + 1) is None
+            and not self._month_at(keys, e + 1)[0]
+        )
+
+    def _noun_read_first_name(self, keys: list[str], toks: list[Token], j: int) -> bool:
+        """A first name after a title that reads as a common noun (بيت, a stop word for the gazetteers) or an
+        accusative (غريتا): a name when an unlisted bare word of five letters or more follows it, even one that
+        reads as a verb (تونبرغ), and the name ends right there (a mark, a function word, a complementiser)."""
+        n = len(keys)
+        if j + 2 > n or toks[j].kind != "word" or toks[j + 1].kind != "word":
+            return False
+        k, nxt = keys[j], keys[j + 1]
+        if (
+            len(k) < 3
+            or k.startswith(("و", "ف"))
+            or _definite(toks[j].text, k)
+            or k.endswith(("ه", "ين", "ون", "ات"))
+            or k in NAME_ENDERS
+            or k in PREPOSITION_WORDS
+            or k in COMPLEMENTISERS
+            or k in NOT_NAME_PARTS
+            or k in self._num_words
+            or self._nisba(k)
+            or self._month_at(keys, j)[0]
+            or self._gaz_match(keys, j) is not None
+            or (self._plain_word(keys, toks, j) and not self._verb_like(keys, j))  # the other readings take it
+        ):
+            return False
+        return (
+            len(nxt) >= 5
+            and self._bare_name(keys, toks, j + 1)
+            and nxt[:1] not in "بلفك"
+            and not self._future_verb(nxt)
+            and self._name_ends_before(keys, toks, j + 2)
         )
 
     def _name_ends_before(self, keys: list[str], toks: list[Token], after: int) -> bool:
@@ -2775,10 +2867,18 @@ class Recognizer:
                 return True  # reported speech after a name: لين جيان بأن …, جيه دي فانس أنه …
             return typ == "PERS" and k.endswith("ا") and self._adjective_next(ks, toks, x)
 
+        def ends_in_place(j: int) -> bool:
+            # a definite place the name would end in is where the person is (البابا فرنسيس العراق), not a family
+            # name: a bare one may be (إرلينغ هالاند)
+            x = j - 1
+            g = self._gaz_match(ks, x) if _definite(toks[x].text, ks[x]) and ks[x] not in self._name_part else None
+            return g is not None and g[0] == j and g[1] in ("GPE", "LOC")
+
         return [
             (i, j)
             for i, j in spans
-            if not any(ends_name(x) for x in range(i + 1, j)) and not (typ == "PERS" and self._l_article(ks[i]))
+            if not any(ends_name(x) for x in range(i + 1, j))
+            and not (typ == "PERS" and (self._l_article(ks[i]) or (j - i >= 2 and ends_in_place(j))))
         ]
 
     def _not_a_name_here(self, toks: list[Token], keys: Sequence[str], s: _Span) -> bool:
