@@ -188,36 +188,23 @@ def test_the_second_test_sets_have_their_size_and_cover_every_type_and_predicate
     assert not seen & {r["text"] for r in ner}
 
 
-def test_the_fifth_test_sets_have_their_size_cover_every_type_and_predicate_and_share_no_sentence() -> None:
-    """The fifth pair is new text: no sentence of it is in a development set or an earlier test pair."""
-    ner = read_gold(NER_TEST5)
-    relations = read_gold(RELATIONS_TEST5)
-    assert len(ner) == 84 and sum(len(r["entities"]) for r in ner) == 689
-    assert len(relations) == 84 and sum(len(r["relations"]) for r in relations) == 325
+@pytest.mark.parametrize(
+    ("suffix", "sentences", "entities", "relation_count"), [("test5", 84, 689, 325), ("test6", 85, 719, 344)]
+)
+def test_the_newer_test_sets_have_their_size_cover_every_type_and_predicate_and_share_no_sentence(
+    suffix: str, sentences: int, entities: int, relation_count: int
+) -> None:
+    """The fifth and sixth pairs are new text: no sentence of theirs is in a development set or another pair."""
+    ner = read_gold(GOLD / f"ner_{suffix}.jsonl")
+    relations = read_gold(GOLD / f"relations_{suffix}.jsonl")
+    assert len(ner) == sentences and sum(len(r["entities"]) for r in ner) == entities
+    assert len(relations) == sentences and sum(len(r["relations"]) for r in relations) == relation_count
     assert [r["text"] for r in relations] == [r["text"] for r in ner]
     assert {e["type"] for r in ner for e in r["entities"]} == load_script("ner_gold").TYPES
     inventory = {p["predicate"] for p in json.loads((GOLD / "relation_inventory.json").read_text(encoding="utf-8"))}
     assert {x["predicate"] for r in relations for x in r["relations"]} == inventory
     others = [
-        p for p in sorted(GOLD.glob("*.jsonl")) if p.name.startswith(("ner_", "relations")) and "test5" not in p.name
-    ]
-    assert len(others) >= 10
-    seen = {r["text"] for p in others for r in read_gold(p)}
-    assert not seen & {r["text"] for r in ner}
-
-
-def test_the_sixth_test_sets_have_their_size_cover_every_type_and_predicate_and_share_no_sentence() -> None:
-    """The sixth pair is new text: no sentence of it is in a development set or an earlier test pair."""
-    ner = read_gold(NER_TEST6)
-    relations = read_gold(RELATIONS_TEST6)
-    assert len(ner) == 85 and sum(len(r["entities"]) for r in ner) == 719
-    assert len(relations) == 85 and sum(len(r["relations"]) for r in relations) == 344
-    assert [r["text"] for r in relations] == [r["text"] for r in ner]
-    assert {e["type"] for r in ner for e in r["entities"]} == load_script("ner_gold").TYPES
-    inventory = {p["predicate"] for p in json.loads((GOLD / "relation_inventory.json").read_text(encoding="utf-8"))}
-    assert {x["predicate"] for r in relations for x in r["relations"]} == inventory
-    others = [
-        p for p in sorted(GOLD.glob("*.jsonl")) if p.name.startswith(("ner_", "relations")) and "test6" not in p.name
+        p for p in sorted(GOLD.glob("*.jsonl")) if p.name.startswith(("ner_", "relations")) and suffix not in p.name
     ]
     assert len(others) >= 10
     seen = {r["text"] for p in others for r in read_gold(p)}
