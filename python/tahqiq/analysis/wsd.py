@@ -298,17 +298,12 @@ class SenseInventory:
             self._install(senses)
 
     def _read(self) -> list[Sense] | None:
-        try:
-            with self.path.open("rb") as fh:
-                data = pickle.load(fh)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
-            return None
+        data = _read_pickle(self.path)
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != self.version():
             return None
         return [Sense(**s) for s in data["senses"]]
 
     def _write(self, senses: list[Sense]) -> None:
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
         payload = {
             "format": FORMAT,
             "version": self.version(),
@@ -320,19 +315,7 @@ class SenseInventory:
                 for s in senses
             ],
         }
-        fd, tmp = tempfile.mkstemp(dir=self.cache_dir, prefix=".wsd-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        for old in self.cache_dir.glob(f"wsd-{SOURCE}-*.pickle"):
-            if old != self.path:
-                with contextlib.suppress(OSError):
-                    old.unlink()
+        _write_pickle(self.path, payload, f"wsd-{SOURCE}-*.pickle")
 
     def _build(self) -> list[Sense]:
         data = self.data_dir or _arramooz_dir()
@@ -699,6 +682,7 @@ class Disambiguator:
 
 
 def _read_pickle(path: Path) -> Any:
+    """The cached object, or None when the file is missing or damaged (the caller then rebuilds it)."""
     try:
         with path.open("rb") as fh:
             return pickle.load(fh)
