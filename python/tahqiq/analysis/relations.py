@@ -965,12 +965,10 @@ class RelationExtractor:
                 if not named:
                     continue
                 org = named[0]
+                # the holder: right before the title (… نزار بركة أمينا عاما للحزب) or right after it (رئيس
+                # النادي حمدي المدب), a courtesy title between aside
+                after = next((e.last for e in ents if e.first == i + 1 and self._honorific(e, loose_words)), i + 1)
                 for person in persons:
-                    # the holder: right before the title (… نزار بركة أمينا عاما للحزب) or right after it (رئيس
-                    # النادي حمدي المدب), a courtesy title between aside
-                    after = i + 1
-                    if any(e.first == after and self._honorific(e, loose_words) for e in ents):
-                        after = next(e.last for e in ents if e.first == after and self._honorific(e, loose_words))
                     if person.last != start and person.first != after:
                         continue
                     if not p.allows(person.type, org.type) or org.last > person.first:
