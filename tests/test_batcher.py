@@ -8,8 +8,8 @@ import time
 
 from tahqiq.store._common import Batcher
 
-WRITE_S = 0.05  # how long the fake write takes
-GATHER_S = 0.2  # long next to the machine's scheduling noise
+WRITE_S = 0.1  # how long the fake write takes: arrivals are spaced WRITE_S / 2 apart, far above scheduling noise
+GATHER_S = 0.4  # long next to the machine's scheduling noise (and over WRITE_S / 2, so a late item can join)
 
 
 class Recorder:
