@@ -3,7 +3,9 @@
     python -m benches.ab_submissions --variant old=/tmp/old/python --variant new=python --rounds 8 --seconds 5
 
 Each variant (a directory holding the `tahqiq` package) gets a fresh database migrated by its own code and one
-`tahqiq serve` process (one granian worker, as in `bench_access`). Every round measures, for each variant in turn
+`tahqiq serve` process (one granian worker, as in `bench_access`). `--connections` sets wrk's open connections for
+both routes (64 by default, as in `bench_access`): concurrent accepts share one transaction, so a submission's
+throughput and cost depend on it where the bare route's hardly do. Every round measures, for each variant in turn
 (the order alternates between rounds), the bare BlackSheep GET route and then the variant's submissions with the
 access benchmark's request, so a variant's ratio is taken against the bare route measured just before it: on a
 machine shared with other work the absolute figures wander, the ratio and the A/B medians much less. Per
@@ -123,7 +125,9 @@ def _serve(stack: ExitStack, name: str, python_dir: str, work: Path) -> tuple[st
     return base, proc.pid, str(minted.json()["data"]["token"])
 
 
-def run(variants: dict[str, str], rounds: int, seconds: float) -> dict[str, dict[str, float]]:
+def run(
+    variants: dict[str, str], rounds: int, seconds: float, connections: int = ba.CONNECTIONS
+) -> dict[str, dict[str, float]]:
     server_url = ba.pg_server_url()
     body = json.dumps({"work_type": "split", "results": [{"text": "الأرض مسطحة", "source": "bench"}]})
     records: dict[str, list[dict[str, float]]] = {name: [] for name in variants}
@@ -147,21 +151,21 @@ def run(variants: dict[str, str], rounds: int, seconds: float) -> dict[str, dict
             name: ba.lua_request("POST", PATH, {"X-Service-Agent-Identity": token}, body, new_key=True)
             for name, (_, _, token) in servers.items()
         }
-        ba.wrk(bare, 1, None, work)
+        ba.wrk(bare, 1, None, work, connections)
         for name, (base, _, _) in servers.items():
-            ba.wrk(base + PATH, 2, scripts[name], work)  # warm up
+            ba.wrk(base + PATH, 2, scripts[name], work, connections)  # warm up
         names = list(variants)
         for round_ in range(rounds):
             for name in names if round_ % 2 == 0 else names[::-1]:
                 base, session, _ = servers[name]
                 bare_pids, wrk0 = _pids(bare_proc.pid), _children_cpu_s()
                 bare0 = sum(_threads_cpu(bare_pids).values())
-                anchor = ba.wrk(bare, seconds, None, work)
+                anchor = ba.wrk(bare, seconds, None, work, connections)
                 bare_cpu, wrk_bare = sum(_threads_cpu(bare_pids).values()) - bare0, _children_cpu_s() - wrk0
                 pids = _pids(session)
                 threads0, pg0, wal0 = _threads_cpu(pids), _postgres_cpu(), _wal(server_url)
                 wrk0 = _children_cpu_s()
-                ours = ba.wrk(base + PATH, seconds, scripts[name], work)
+                ours = ba.wrk(base + PATH, seconds, scripts[name], work, connections)
                 wrk_ours = _children_cpu_s() - wrk0
                 threads1, pg1, wal1 = _threads_cpu(pids), _postgres_cpu(), _wal(server_url)
                 n = ours.requests
@@ -193,10 +197,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", action="append", required=True, help="NAME=DIR holding the tahqiq package")
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--connections", type=int, default=ba.CONNECTIONS, help="wrk's open connections, for both routes (default %(default)s)"
+    )
     args = parser.parse_args(argv)
     variants = dict(spec.split("=", 1) for spec in args.variant)
-    medians: dict[str, Any] = run(variants, args.rounds, args.seconds)
-    print(f"\nmedians of {args.rounds} rounds of {args.seconds:g} s")
+    medians: dict[str, Any] = run(variants, args.rounds, args.seconds, args.connections)
+    print(f"\nmedians of {args.rounds} rounds of {args.seconds:g} s, {args.connections} connections")
     for name, figures in medians.items():
         print(name, json.dumps({k: round(v, 3) for k, v in figures.items()}))
 

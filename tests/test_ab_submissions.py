@@ -14,7 +14,7 @@ from benches import ab_submissions
 def test_one_round_reports_throughput_ratio_and_costs_per_submission(pg_server_url: str) -> None:
     assert shutil.which("wrk") is not None, "the A/B tool needs wrk (apt-get install wrk)"
     package_dir = str(Path(tahqiq.__file__).resolve().parent.parent)
-    medians = ab_submissions.run({"this": package_dir}, rounds=1, seconds=1)
+    medians = ab_submissions.run({"this": package_dir}, rounds=1, seconds=1, connections=32)
     figures = medians["this"]
     assert figures["errors"] == 0
     assert figures["req_s"] > 0 and figures["bare_req_s"] > 0
