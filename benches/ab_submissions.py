@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument(
-        "--connections", type=int, default=ba.CONNECTIONS, help="wrk's open connections, for both routes (default %(default)s)"
+        "--connections", type=int, default=ba.CONNECTIONS, help="wrk's open connections, for both routes"
     )
     args = parser.parse_args(argv)
     variants = dict(spec.split("=", 1) for spec in args.variant)

@@ -186,12 +186,13 @@ def lua_request(method: str, path: str, headers: dict[str, str], body: str | Non
     for name, value in headers.items():
         lines.append(f"wrk.headers[{lua_string(name)}] = {lua_string(value)}")
     if new_key:
+        placeholder = KEY_PLACEHOLDER.replace("-", "%-")  # as a Lua pattern
         lines.append(
             f'wrk.headers["Idempotency-Key"] = "{KEY_PLACEHOLDER}"\n'
             "local head, tail\n"
             "request = function()\n"
             "  if not head then  -- formatted at the first request, once wrk has set the Host header's value\n"
-            f"    head, tail = wrk.format(nil, {lua_string(path)}):match(\"^(.-){KEY_PLACEHOLDER.replace('-', '%-')}(.*)$\")\n"
+            f'    head, tail = wrk.format(nil, {lua_string(path)}):match("^(.-){placeholder}(.*)$")\n'
             "  end\n"
             "  return head .. uuid4() .. tail\n"
             "end"
