@@ -189,11 +189,9 @@ def serve_args(port: int) -> list[str]:
     return [sys.executable, "-m", "tahqiq", "serve", "--port", str(port)]
 
 
-def summarize_script(body: dict[str, str], _path: str = "") -> str:
-    """A wrk script POSTing `body` as raw UTF-8 JSON (a Lua long string: JSON's \\u escapes are not Lua's)."""
-    raw = json.dumps(body, ensure_ascii=False)
-    assert "]==]" not in raw
-    return f'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [==[{raw}]==]\n'
+def summarize_script(body: dict[str, str], path: str = "/") -> str:
+    """A wrk script POSTing `body` as raw UTF-8 JSON (wrk requests the URL's path; `path` only names it)."""
+    return lua_request("POST", path, {}, json.dumps(body, ensure_ascii=False))
 
 
 def measure_local(seconds: float, work: Path) -> list[harness.Row]:
