@@ -28,9 +28,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import tahqiq
+
 from benches import ab_submissions, bench_access
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "tahqiq"
+# The package as imported (with its built extension): the source tree in development (`PYTHONPATH=python`), the
+# installed wheel in CI, where `python/tahqiq` holds no extension.
+PACKAGE = Path(tahqiq.__file__).resolve().parent
 MIGRATIONS = Path("store/migrations/postgres")
 
 # (file in the package, text to find, replacement)
