@@ -13,7 +13,10 @@ change to the code it edits fails loudly instead of measuring something else):
   `idempotency_keys` (every key counts as new); rate counting and the submission's insert stay;
 - `no_processor_no_idempotency_insert`: both;
 - `no_store_write`: the accept batch answers "accepted" without calling PostgreSQL (and no processor): what the
-  HTTP handling, validation, batching and answer cost without the durable write.
+  HTTP handling, validation, batching and answer cost without the durable write;
+- `claim_splitter_applied_in_sql`: the processor applies claim_splitter submissions (the benchmark's) with one SQL
+  statement, no Python per submission, and leaves other roles queued: what moving the claim life cycle into
+  PostgreSQL could gain, roughly (claim texts trimmed of spaces only).
 
 None of these is a correct service; they exist only here, in temporary directories. The rounds are those of
 `benches.ab_submissions` (same bare route, alternating order, medians).
@@ -48,6 +51,42 @@ _NO_STORE_WRITE = (
     "        order = sorted(range(len(batch)), key=lambda i: (batch[i].new.agent_id, batch[i].key))\n",
     '        return [("accepted", 1, None, None)] * len(batch)  # bound: no durable write\n',
 )
+# Applying queued claim_splitter submissions in one SQL statement instead of in Python: a claim and an artifact per
+# result item, the submission marked processed. Claim texts are trimmed of spaces only (Python's strip() takes all
+# Unicode white space) and other roles are left queued: a sketch of the PostgreSQL side's cost, not a processor.
+_PROCESS_IN_SQL = (
+    "store/postgres.py",
+    "    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:\n",
+    """    async def process_batch(self, handler: SubmissionHandler, now: float, limit: int) -> list[Submission]:
+        rows = await self.pool.fetch(
+            \"\"\"
+WITH taken AS (
+    SELECT submission_id, agent_id, work_type, payload FROM submissions
+    WHERE status = 'accepted' AND role_id = 'claim_splitter'
+    ORDER BY created_at, seq LIMIT $1 FOR UPDATE SKIP LOCKED
+), items AS (
+    SELECT t.submission_id, t.agent_id, t.work_type, e.item, nextval('claims_claim_id_seq'::regclass) AS claim_id
+    FROM taken AS t, json_array_elements(t.payload::json -> 'results') WITH ORDINALITY AS e(item, n)
+), new_claims AS (
+    INSERT INTO claims (claim_id, text, status, created_at, updated_at) OVERRIDING SYSTEM VALUE
+    SELECT claim_id, btrim(item ->> 'text'), 'pending_evidence', $2, $2 FROM items
+), new_artifacts AS (
+    INSERT INTO artifacts (claim_id, role_id, agent_id, submission_id, work_type, content, created_at)
+    SELECT claim_id, 'claim_splitter', agent_id, submission_id, work_type, item::text, $2 FROM items
+)
+UPDATE submissions AS s SET status = 'processed', processed_at = $2 FROM taken
+WHERE s.submission_id = taken.submission_id RETURNING s.submission_id
+\"\"\",
+            limit,
+            now,
+        )
+        return [row[0] for row in rows]  # bound: ids, not Submission records (the processor only counts them)
+
+    async def _process_batch_in_python(
+        self, handler: SubmissionHandler, now: float, limit: int
+    ) -> list[Submission]:
+""",
+)
 # The statement of tahqiq_accept that claims the batch's keys, up to the test that reads its result.
 _IDEMPOTENCY_INSERT = re.compile(
     r"    WITH inserted AS \(\n.*?(?=    IF coalesce\(cardinality\(got_keys\), 0\) = n THEN)", re.S
@@ -59,6 +98,7 @@ VARIANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "no_idempotency_insert": (),
     "no_processor_no_idempotency_insert": (_NO_PROCESSOR,),
     "no_store_write": (_NO_PROCESSOR, _NO_STORE_WRITE),
+    "claim_splitter_applied_in_sql": (_PROCESS_IN_SQL,),
 }
 _WITHOUT_IDEMPOTENCY_INSERT = {"no_idempotency_insert", "no_processor_no_idempotency_insert"}
 
