@@ -3,8 +3,9 @@
     python -m benches.bounds --rounds 6 --seconds 5 [--connections 64]
 
 It answers "how far would the ratio to the bare route move if this part cost nothing?" before anyone rebuilds that
-part. Each variant is a copy of `python/tahqiq` with a few exact source edits (every edit must match once, so a
-change to the code it edits fails loudly instead of measuring something else):
+part, and what a sketch of a rebuilt part gives. Each variant is a copy of the package as imported (`python/tahqiq`
+in development) with a few exact source edits (every edit must match once, so a change to the code it edits fails
+loudly instead of measuring something else):
 
 - `as_is`: no edit, the reference of the same run;
 - `no_processor`: the submission processor never starts, so nothing is applied while wrk runs (its Python on the
@@ -140,7 +141,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=bench_access.CONNECTIONS)
-    parser.add_argument("--only", action="append", choices=list(VARIANTS), help="variants to run (default: all)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=list(VARIANTS),
+        help="a variant to run beside as_is (repeatable; default: all)",
+    )
     args = parser.parse_args(argv)
     names = args.only or list(VARIANTS)
     if "as_is" not in names:

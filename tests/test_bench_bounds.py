@@ -1,6 +1,7 @@
 """The bound variants of benches/bounds.py are what they say: each edit still applies to the current source, the
-edited package imports, and the accept without its idempotency insert stores the submission but no key (checked on
-a real PostgreSQL). A bound measured on a copy that silently kept the part it claims to remove would mislead."""
+edited package imports, the accept without its idempotency insert stores the submission but no key, and the SQL
+sketch of applying makes a claim and an artifact per item (both checked on a real PostgreSQL). A bound measured on a
+copy that silently kept the part it claims to remove would mislead."""
 
 from __future__ import annotations
 
