@@ -871,9 +871,10 @@ class RelationExtractor:
         if any(e.type in slot and a.last <= e.first and e.last <= b.first for e in args):
             return False
         words = t.words
+        clitic = _clitic_ends_trigger(words, loose_words[b.first], own_only=False)  # the same for either end
         for end in {b.first, self._lead(b, ents)}:
             tail = loose_words[max(a.last, end - len(words) - 1) : end]
-            if _clitic_ends_trigger(words, loose_words[b.first], own_only=False):
+            if clitic:
                 tail = [*tail, words[-1]]
             if _contains(tail, words):
                 return True
