@@ -15,28 +15,44 @@ import pytest
 
 from benches import bounds
 
-ACCEPT_ONCE = """
+
+def store_script(then: str) -> str:
+    """A script that accepts one claim_splitter submission of two items on the store at argv[1], then runs `then`
+    (lines indented for the body of its `try`) with `store` and `outcome` in scope."""
+    return f"""
 import asyncio, sys
 from tahqiq.store.postgres import PostgresStore
-from tahqiq.store.protocol import Accepted, NewSubmission, RateLimit
+from tahqiq.store.protocol import NewSubmission, RateLimit
 
 async def main(url):
     store = PostgresStore(url)
     await store.open()
     try:
         await store.migrate()
+        payload = {{"work_type": "split", "results": [{{"text": " a "}}, {{"text": "b", "source": "s"}}]}}
         new = NewSubmission("7d3c6f0e-8a41-4b8e-9f4e-0c1d2e3f4a5b", "agent-1", "claim_splitter", "split",
-                            {"work_type": "split", "results": [{"text": "x"}]}, 202, b"{}")
+                            payload, 202, b"{{}}")
         key = "0b6c1a52-5f0e-4c43-8d1e-2a3b4c5d6e7f"
         outcome = await store.accept_submission(new, key, "fp", RateLimit(5, 60), 1e9)
-        keys = await store.pool.fetchval("SELECT count(*) FROM idempotency_keys")
-        stored = await store.pool.fetchval("SELECT count(*) FROM submissions")
-        print(type(outcome).__name__, keys, stored)
+{then}
     finally:
         await store.close()
 
 asyncio.run(main(sys.argv[1]))
 """
+
+
+ACCEPT_ONCE = store_script("""\
+        keys = await store.pool.fetchval("SELECT count(*) FROM idempotency_keys")
+        stored = await store.pool.fetchval("SELECT count(*) FROM submissions")
+        print(type(outcome).__name__, keys, stored)""")
+
+APPLY_ONCE = store_script("""\
+        taken = await store.process_batch(None, 1e9 + 1, 256)
+        status = await store.pool.fetchval("SELECT status FROM submissions")
+        texts = await store.pool.fetchval("SELECT string_agg(text, '|' ORDER BY claim_id) FROM claims")
+        contents = await store.pool.fetchval("SELECT string_agg(content, '|' ORDER BY artifact_id) FROM artifacts")
+        print(len(taken), status, texts, contents, sep="\\n")""")
 
 
 def run_in(variant: Path, code: str, *args: str) -> str:
@@ -80,32 +96,6 @@ def test_unedited_accept_stores_the_submission_and_its_key(pg_empty_url: str, tm
 def test_bound_accept_keeps_the_submission_but_not_the_key(pg_empty_url: str, tmp_path: Path) -> None:
     bound = run_in(bounds.make_variant("no_idempotency_insert", tmp_path / "b"), ACCEPT_ONCE, pg_empty_url)
     assert bound == "Accepted 0 1"
-
-
-APPLY_ONCE = """
-import asyncio, sys
-from tahqiq.store.postgres import PostgresStore
-from tahqiq.store.protocol import NewSubmission, RateLimit
-
-async def main(url):
-    store = PostgresStore(url)
-    await store.open()
-    try:
-        await store.migrate()
-        payload = {"work_type": "split", "results": [{"text": " a "}, {"text": "b", "source": "s"}]}
-        new = NewSubmission("7d3c6f0e-8a41-4b8e-9f4e-0c1d2e3f4a5b", "agent-1", "claim_splitter", "split",
-                            payload, 202, b"{}")
-        await store.accept_submission(new, "0b6c1a52-5f0e-4c43-8d1e-2a3b4c5d6e7f", "fp", RateLimit(5, 60), 1e9)
-        taken = await store.process_batch(None, 1e9 + 1, 256)
-        status = await store.pool.fetchval("SELECT status FROM submissions")
-        texts = await store.pool.fetchval("SELECT string_agg(text, '|' ORDER BY claim_id) FROM claims")
-        contents = await store.pool.fetchval("SELECT string_agg(content, '|' ORDER BY artifact_id) FROM artifacts")
-        print(len(taken), status, texts, contents, sep="\\n")
-    finally:
-        await store.close()
-
-asyncio.run(main(sys.argv[1]))
-"""
 
 
 def test_sql_applied_variant_makes_a_claim_and_artifact_per_item(pg_empty_url: str, tmp_path: Path) -> None:
