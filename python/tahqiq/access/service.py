@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from tahqiq.access import ids, keys
+from tahqiq.access.coalesce import ReadCoalescer
 from tahqiq.access.roles import PENDING_READERS, ROLES, result_item_errors
 from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
@@ -38,6 +39,7 @@ from tahqiq.store.protocol import (
 ROLE_PATTERN = re.compile(r"^[a-z_]+$")
 DEFAULT_TTL_S, MIN_TTL_S, MAX_TTL_S = 900, 60, 3600
 DEFAULT_QUEUE_LIMIT, MAX_QUEUE_LIMIT = 50, 500
+READY_QUEUE = "ready_for_verdict"  # a queue read's key names a role (its pending queue) or this, never a role
 MAX_WORK_TYPE_CHARS = 200
 MAX_CLAIM_ID = 2**63 - 1  # claim ids are 64-bit signed integers in both stores
 _APP_CACHE_SIZE = 1024
@@ -135,6 +137,8 @@ class AccessService:
         self._on_accept = on_accept or (lambda: None)
         self._known_apps: dict[str, App] = {}  # key hash -> app; apps cannot be removed or re-keyed
         self._in_flight: set[tuple[str, str]] = set()
+        # Concurrent reads of one queue with one limit share a store query and its rendered answer.
+        self._queue_reads: ReadCoalescer[tuple[str, int], bytes] = ReadCoalescer(self._queue_body, "tahqiq-queue-reads")
 
     # Credentials -------------------------------------------------------------------------------------
 
@@ -256,14 +260,21 @@ class AccessService:
     async def pending(self, claims: TokenClaims, limit: str | None) -> Reply:
         if claims.role_id not in PENDING_READERS:
             raise Problem("forbidden", f"role {claims.role_id} may not read the pending queue (evidence roles only)")
-        rows = await self._store.pending_claims(claims.role_id, self._limit(limit))
-        return Reply(200, orjson.dumps({"data": [claim_json(c) for c in rows]}))
+        return Reply(200, await self._queue_reads.get((claims.role_id, self._limit(limit))))
 
     async def ready(self, claims: TokenClaims, limit: str | None) -> Reply:
         if claims.role_id != "judge":
             raise Problem("forbidden", f"role {claims.role_id} may not read the ready_for_verdict queue (judge only)")
-        rows = await self._store.ready_claims(self._limit(limit))
-        return Reply(200, orjson.dumps({"data": [claim_json(c) for c in rows]}))
+        return Reply(200, await self._queue_reads.get((READY_QUEUE, self._limit(limit))))
+
+    async def _queue_body(self, read: tuple[str, int]) -> bytes:
+        """One queue read's answer: `queue` is READY_QUEUE or the role whose pending queue it is."""
+        queue, limit = read
+        if queue == READY_QUEUE:
+            rows = await self._store.ready_claims(limit)
+        else:
+            rows = await self._store.pending_claims(queue, limit)
+        return orjson.dumps({"data": [claim_json(c) for c in rows]})
 
     async def artifacts(self, claims: TokenClaims, claim_id: str, role_filter: str | None) -> Reply:
         if claims.role_id != "judge":
