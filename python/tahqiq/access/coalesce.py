@@ -35,11 +35,10 @@ class ReadCoalescer(Generic[Key, Value]):
         if future is None:
             loop = asyncio.get_running_loop()
             future = self._next[key] = loop.create_future()
-            # Nobody may be left to read an error (every waiter cancelled): read it here so it is not reported as lost.
-            future.add_done_callback(lambda f: f.cancelled() or f.exception())
             if key not in self._callers:
                 self._callers[key] = loop.create_task(self._calls(key), name=self._name)
-        # shield: a waiter that gives up (its client went away) must not cancel the answer the others wait for.
+        # shield: a waiter that gives up (its client went away) must not cancel the answer the others wait for
+        # (and a shield whose waiter gave up reads the call's error, so an error nobody awaits is not reported).
         return await asyncio.shield(future)
 
     async def _calls(self, key: Key) -> None:
