@@ -119,6 +119,23 @@ async def test_a_read_that_gives_up_leaves_the_others_their_answer_and_no_lost_e
     assert await reads.get("a") == ("a", 0)  # and the key works afterwards
 
 
+async def test_cancelling_the_calls_at_shutdown_leaves_no_read_waiting_forever() -> None:
+    source = VersionedSource()
+    reads = ReadCoalescer(source.fetch, "shutdown-test")
+    source.release.clear()
+    current = asyncio.create_task(reads.get("a"))
+    while not source.calls:
+        await asyncio.sleep(0)
+    queued = asyncio.create_task(reads.get("a"))  # waits for the next call
+    await asyncio.sleep(0)
+    (caller,) = [task for task in asyncio.all_tasks() if task.get_name() == "shutdown-test"]
+    caller.cancel()
+    done, _ = await asyncio.wait([current, queued], timeout=5)
+    assert done == {current, queued} and all(task.cancelled() for task in done)
+    source.release.set()
+    assert await reads.get("a") == ("a", 0)  # a later read starts afresh
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     steps=st.lists(

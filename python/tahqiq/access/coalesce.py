@@ -22,6 +22,8 @@ Value = TypeVar("Value")
 
 
 class ReadCoalescer(Generic[Key, Value]):
+    """`get(key)` answers with `fetch(key)`, one call shared by the requests for `key` that wait together."""
+
     def __init__(self, fetch: Callable[[Key], Awaitable[Value]], name: str) -> None:
         self._fetch = fetch
         self._name = name
@@ -48,11 +50,11 @@ class ReadCoalescer(Generic[Key, Value]):
             while (future := self._next.pop(key, None)) is not None:
                 try:
                     value = await self._fetch(key)
-                except asyncio.CancelledError:  # the loop is shutting down: nobody will answer these waiters
-                    future.cancel()
-                    raise
                 except Exception as exc:  # this call's waiters get the error; a later request makes a new call
                     future.set_exception(exc)
+                except BaseException:  # cancelled (the loop is shutting down): nobody will answer these waiters
+                    future.cancel()
+                    raise
                 else:
                     future.set_result(value)
         finally:
