@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,6 +70,35 @@ def split(stack: Stack, token: str, n: int, tag: str) -> list[dict[str, Any]]:
     claims = claims_of(stack.client, "pending", stack.token("evidence_seeker"), tag)
     assert [c["text"] for c in claims] == [item["text"] for item in splitter_body(n, tag)["results"]]
     return claims
+
+
+def test_a_pending_read_amid_constant_polling_lists_every_claim_applied_before_it(stack: Stack) -> None:
+    """Concurrent queue reads share store queries (tahqiq.access.coalesce). While other agents poll the pending queue
+    without pause, a read sent after a claim was applied must list it: sharing never serves an answer older than the
+    request (a short cache of recent answers fails here). The finer rule, that a read never joins a query already
+    under way, is checked step by step in test_queue_reads."""
+    seeker, splitter = stack.token("evidence_seeker"), stack.token("claim_splitter")
+    stop, polls, failures = threading.Event(), [0], []
+
+    def poll() -> None:
+        with httpx.Client(base_url=stack.server.url, timeout=30) as client:
+            while not stop.is_set():
+                r = client.get(f"{BASE}/claims/pending", headers=identity(seeker), params={"limit": 500})
+                if r.status_code != 200:
+                    failures.append(r.text)
+                polls[0] += 1
+
+    pollers = [threading.Thread(target=poll) for _ in range(6)]
+    for thread in pollers:
+        thread.start()
+    try:
+        for _ in range(10):
+            split(stack, splitter, 1, new_key())  # submits, waits until applied, then reads and checks the claim
+    finally:
+        stop.set()
+        for thread in pollers:
+            thread.join()
+    assert failures == [] and polls[0] >= 60
 
 
 def test_whole_role_flow(stack: Stack) -> None:
