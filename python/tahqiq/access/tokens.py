@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 from tahqiq.access import ids
+from tahqiq.access.coalesce import ReadCoalescer
 from tahqiq.access.keys import decrypt_private_key, encrypt_private_key
 from tahqiq.access.roles import ROLES, scopes_of
 from tahqiq.store.protocol import Agent, Store
@@ -70,6 +71,8 @@ class Keyring:
         self._jwks: dict[str, Any] = {"keys": []}
         self._loaded_at = 0.0
         self._lock = asyncio.Lock()
+        # Every mint asks the store for the newest kid: concurrent mints share that read (no answer predates its mint).
+        self._newest_kid: ReadCoalescer[None, str | None] = ReadCoalescer(self._read_newest_kid, "tahqiq-newest-kid")
 
     async def load(self, now: float) -> None:
         """Reads the keys from the store, creating the first one when there is none."""
@@ -110,9 +113,13 @@ class Keyring:
         if time.monotonic() - self._loaded_at > _KEYRING_REFRESH_S:
             await self.load(now)
             return
-        keys = await self._store.signing_keys()
-        if keys and (self._signing is None or keys[0].kid != self._signing[0]):
+        newest = await self._newest_kid.get(None)
+        if newest is not None and (self._signing is None or newest != self._signing[0]):
             await self.load(now)
+
+    async def _read_newest_kid(self, _: None) -> str | None:
+        keys = await self._store.signing_keys()
+        return keys[0].kid if keys else None
 
     @property
     def signing(self) -> tuple[str, Ed25519PrivateKey]:

@@ -1,4 +1,4 @@
-"""Queue reads share store queries (tahqiq.access.coalesce.ReadCoalescer, used by AccessService's queues).
+"""Shared reads (tahqiq.access.coalesce.ReadCoalescer): the claim queues and the keyring's newest-key check.
 
 What must hold: concurrent reads of one key share one call; a read never joins a call that has already begun,
 so no answer is older than its request; an error reaches only the reads of the call that failed; a read that
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from tahqiq.access.coalesce import ReadCoalescer
 from tahqiq.access.service import AccessService
-from tahqiq.access.tokens import TokenClaims
+from tahqiq.access.tokens import Keyring, TokenClaims, rotate
 from tahqiq.config import Settings
 from tahqiq.store import Applied, NewSubmission, ProcessingTx, RateLimit, Store, Submission, open_store
 
@@ -245,5 +245,32 @@ async def test_the_pending_queue_shares_store_queries_without_answering_from_bef
         judge = dataclasses.replace(seeker(), role_id="judge")
         assert texts((await access.ready(judge, None)).body) == []
         assert queries == 4
+    finally:
+        await store.close()
+
+
+async def test_concurrent_mints_share_the_newest_key_check_and_a_key_added_before_a_mint_signs_it() -> None:
+    store = open_store("sqlite:///:memory:")
+    await store.open()
+    await store.migrate()
+    try:
+        secret = b"s" * 32
+        keyring = Keyring(store, secret, 30)
+        await keyring.load(T0)
+        reads = 0
+        real = store.signing_keys
+
+        async def counted() -> Any:
+            nonlocal reads
+            reads += 1
+            return await real()
+
+        store.signing_keys = counted  # type: ignore[method-assign]
+        await asyncio.gather(*(keyring.refresh_if_stale(T0) for _ in range(20)))  # twenty mints at once
+        assert reads == 1
+        first = keyring.signing[0]
+        added = await rotate(store, secret, T0 + 1)  # `tahqiq keys rotate`, in this process or another
+        await keyring.refresh_if_stale(T0 + 1)
+        assert keyring.signing[0] == added != first
     finally:
         await store.close()
