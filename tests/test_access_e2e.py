@@ -76,7 +76,7 @@ def test_a_pending_read_amid_constant_polling_lists_every_claim_applied_before_i
     """Concurrent queue reads share store queries (tahqiq.access.coalesce). While other agents poll the pending queue
     without pause, a read sent after a claim was applied must list it: sharing never serves an answer older than the
     request (a short cache of recent answers fails here). The finer rule, that a read never joins a query already
-    under way, is checked step by step in test_queue_reads."""
+    under way, is checked step by step in test_shared_reads."""
     seeker, splitter = stack.token("evidence_seeker"), stack.token("claim_splitter")
     stop, polls, failures = threading.Event(), [0], []
 

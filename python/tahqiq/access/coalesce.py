@@ -1,8 +1,9 @@
 """Concurrent identical reads answered by one call.
 
 Agents poll the claim queues, and many agents of a role ask the same question at the same time: "the oldest
-`limit` claims my role has not worked on". `ReadCoalescer.get(key)` lets every read of one key that is waiting
-share one call of `fetch(key)` (one store query and one rendered body) instead of making one each.
+`limit` claims my role has not worked on"; every mint asks which signing key is the newest. `ReadCoalescer.get(key)`
+lets every read of one key that is waiting share one call of `fetch(key)` (one store query, and for a queue one
+rendered body) instead of making one each.
 
 No answer is older than its request. A call that has already begun may have read the store before a request
 arrived, so a request that arrives during a call never joins it: it waits for the next call, which begins once
