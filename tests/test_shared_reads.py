@@ -10,6 +10,7 @@ import asyncio
 import dataclasses
 import gc
 import uuid
+from collections.abc import AsyncIterator
 from typing import Any
 
 import hypothesis.strategies as st
@@ -45,6 +46,11 @@ class VersionedSource:
             raise RuntimeError("the store went away")
         return key, seen
 
+    async def called(self, times: int = 1) -> None:
+        """Returns once `times` calls have read the store."""
+        while len(self.calls) < times:
+            await asyncio.sleep(0)
+
 
 async def test_concurrent_reads_of_one_key_share_one_call_and_other_keys_get_their_own() -> None:
     source = VersionedSource()
@@ -60,8 +66,7 @@ async def test_a_read_arriving_during_a_call_waits_for_a_new_call_that_sees_the_
     reads = ReadCoalescer(source.fetch, "test")
     source.release.clear()
     first = asyncio.create_task(reads.get("a"))
-    while not source.calls:  # the first call has read the store (version 0) and waits
-        await asyncio.sleep(0)
+    await source.called()  # the first call has read the store (version 0) and waits
     source.version = 1  # a write completes...
     later = [asyncio.create_task(reads.get("a")) for _ in range(5)]  # ...before these reads arrive
     await asyncio.sleep(0)
@@ -78,8 +83,7 @@ async def test_an_error_reaches_only_the_reads_of_the_failed_call() -> None:
     source.release.clear()
     source.fail_next = True
     failing = [asyncio.create_task(reads.get("a")) for _ in range(3)]
-    while not source.calls:
-        await asyncio.sleep(0)
+    await source.called()
     after = asyncio.create_task(reads.get("a"))  # arrives during the failing call: gets the next one
     source.release.set()
     for task in failing:
@@ -97,8 +101,7 @@ async def test_a_read_that_gives_up_leaves_the_others_their_answer_and_no_lost_e
     reads = ReadCoalescer(source.fetch, "test")
     source.release.clear()
     quitter, stayer = asyncio.create_task(reads.get("a")), asyncio.create_task(reads.get("a"))
-    while not source.calls:
-        await asyncio.sleep(0)
+    await source.called()
     quitter.cancel()
     source.release.set()
     assert await stayer == ("a", 0)
@@ -108,8 +111,7 @@ async def test_a_read_that_gives_up_leaves_the_others_their_answer_and_no_lost_e
     source.release.clear()
     source.fail_next = True
     alone = asyncio.create_task(reads.get("a"))
-    while len(source.calls) < 2:
-        await asyncio.sleep(0)
+    await source.called(2)
     alone.cancel()
     source.release.set()
     await asyncio.sleep(0.01)
@@ -124,8 +126,7 @@ async def test_cancelling_the_calls_at_shutdown_leaves_no_read_waiting_forever()
     reads = ReadCoalescer(source.fetch, "shutdown-test")
     source.release.clear()
     current = asyncio.create_task(reads.get("a"))
-    while not source.calls:
-        await asyncio.sleep(0)
+    await source.called()
     queued = asyncio.create_task(reads.get("a"))  # waits for the next call
     await asyncio.sleep(0)
     (caller,) = [task for task in asyncio.all_tasks() if task.get_name() == "shutdown-test"]
@@ -196,6 +197,15 @@ async def add_claim(store: Store, text: str, at: float) -> None:
     assert await store.process_next(split_into_claims, at) is not None
 
 
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    opened = open_store("sqlite:///:memory:")
+    await opened.open()
+    await opened.migrate()
+    yield opened
+    await opened.close()
+
+
 def seeker() -> TokenClaims:
     return TokenClaims(str(uuid.uuid4()), "evidence_seeker", ("claims:read",), "app", "jti", T0, T0 + 60, "1.0.0")
 
@@ -204,73 +214,61 @@ def texts(body: bytes) -> list[str]:
     return [claim["text"] for claim in orjson.loads(body)["data"]]
 
 
-async def test_the_pending_queue_shares_store_queries_without_answering_from_before_a_read() -> None:
-    store = open_store("sqlite:///:memory:")
-    await store.open()
-    await store.migrate()
-    try:
-        await add_claim(store, "first", T0)
-        access = AccessService(Settings(secret_key=b"k" * 32), store, tokens=None)  # type: ignore[arg-type]
-        queries = 0
-        query_done, resume = asyncio.Event(), asyncio.Event()
-        resume.set()
-        real = store.pending_claims
+async def test_the_pending_queue_shares_store_queries_without_answering_from_before_a_read(store: Store) -> None:
+    await add_claim(store, "first", T0)
+    access = AccessService(Settings(secret_key=b"k" * 32), store, tokens=None)  # type: ignore[arg-type]
+    queries = 0
+    query_done, resume = asyncio.Event(), asyncio.Event()
+    resume.set()
+    real = store.pending_claims
 
-        async def counted(role_id: str, limit: int) -> Any:
-            nonlocal queries
-            queries += 1
-            rows = await real(role_id, limit)  # the store is read here...
-            query_done.set()
-            await resume.wait()  # ...and the answer comes later
-            return rows
+    async def counted(role_id: str, limit: int) -> Any:
+        nonlocal queries
+        queries += 1
+        rows = await real(role_id, limit)  # the store is read here...
+        query_done.set()
+        await resume.wait()  # ...and the answer comes later
+        return rows
 
-        store.pending_claims = counted  # type: ignore[method-assign]
-        replies = await asyncio.gather(*(access.pending(seeker(), None) for _ in range(30)))
-        assert queries == 1 and {r.body for r in replies} == {replies[0].body}
-        assert texts(replies[0].body) == ["first"]
+    store.pending_claims = counted  # type: ignore[method-assign]
+    replies = await asyncio.gather(*(access.pending(seeker(), None) for _ in range(30)))
+    assert queries == 1 and {r.body for r in replies} == {replies[0].body}
+    assert texts(replies[0].body) == ["first"]
 
-        resume.clear()
-        query_done.clear()
-        before = asyncio.create_task(access.pending(seeker(), None))
-        await query_done.wait()  # this read's query has run
-        await add_claim(store, "second", T0 + 1)
-        after = asyncio.create_task(access.pending(seeker(), None))  # arrives after the claim was made
-        await asyncio.sleep(0.01)
-        resume.set()
-        assert texts((await before).body) == ["first"]
-        assert texts((await after).body) == ["first", "second"]
-        assert queries == 3
-        # other limits and the judge's queue are other reads
-        assert texts((await access.pending(seeker(), "1")).body) == ["first"]
-        judge = dataclasses.replace(seeker(), role_id="judge")
-        assert texts((await access.ready(judge, None)).body) == []
-        assert queries == 4
-    finally:
-        await store.close()
+    resume.clear()
+    query_done.clear()
+    before = asyncio.create_task(access.pending(seeker(), None))
+    await query_done.wait()  # this read's query has run
+    await add_claim(store, "second", T0 + 1)
+    after = asyncio.create_task(access.pending(seeker(), None))  # arrives after the claim was made
+    await asyncio.sleep(0.01)
+    resume.set()
+    assert texts((await before).body) == ["first"]
+    assert texts((await after).body) == ["first", "second"]
+    assert queries == 3
+    # other limits and the judge's queue are other reads
+    assert texts((await access.pending(seeker(), "1")).body) == ["first"]
+    judge = dataclasses.replace(seeker(), role_id="judge")
+    assert texts((await access.ready(judge, None)).body) == []
+    assert queries == 4
 
 
-async def test_concurrent_mints_share_the_newest_key_check_and_a_key_added_before_a_mint_signs_it() -> None:
-    store = open_store("sqlite:///:memory:")
-    await store.open()
-    await store.migrate()
-    try:
-        secret = b"s" * 32
-        keyring = Keyring(store, secret, 30)
-        await keyring.load(T0)
-        reads = 0
-        real = store.signing_keys
+async def test_concurrent_mints_share_the_newest_key_check_and_a_key_added_before_a_mint_signs_it(store: Store) -> None:
+    secret = b"s" * 32
+    keyring = Keyring(store, secret, 30)
+    await keyring.load(T0)
+    reads = 0
+    real = store.signing_keys
 
-        async def counted() -> Any:
-            nonlocal reads
-            reads += 1
-            return await real()
+    async def counted() -> Any:
+        nonlocal reads
+        reads += 1
+        return await real()
 
-        store.signing_keys = counted  # type: ignore[method-assign]
-        await asyncio.gather(*(keyring.refresh_if_stale(T0) for _ in range(20)))  # twenty mints at once
-        assert reads == 1
-        first = keyring.signing[0]
-        added = await rotate(store, secret, T0 + 1)  # `tahqiq keys rotate`, in this process or another
-        await keyring.refresh_if_stale(T0 + 1)
-        assert keyring.signing[0] == added != first
-    finally:
-        await store.close()
+    store.signing_keys = counted  # type: ignore[method-assign]
+    await asyncio.gather(*(keyring.refresh_if_stale(T0) for _ in range(20)))  # twenty mints at once
+    assert reads == 1
+    first = keyring.signing[0]
+    added = await rotate(store, secret, T0 + 1)  # `tahqiq keys rotate`, in this process or another
+    await keyring.refresh_if_stale(T0 + 1)
+    assert keyring.signing[0] == added != first
