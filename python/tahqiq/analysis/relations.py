@@ -70,6 +70,8 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -77,6 +79,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from tahqiq.core import normalize, scan
+from tahqiq.summarize.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from tahqiq.analysis.relation_classifier import RelationClassifier
@@ -299,6 +302,35 @@ class _Ent:
 _Key = tuple[tuple[int, int, str], tuple[int, int, str]]
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """A sentence's entities indexed for reading the words between two of them (``RelationExtractor._view``)."""
+
+    order: list[_Ent]  # by first word, the longer first
+    firsts: list[int]  # each one's first word, for bisection
+    twins: frozenset[int]  # ids of the entities another one spans exactly (the same words, another type)
+    parts: frozenset[int]  # ids of the entities inside another's name (no arguments)
+
+    @classmethod
+    def of(cls, ents: list[_Ent], args: list[_Ent]) -> _Layout:
+        order = sorted(ents, key=lambda e: (e.first, -e.last))
+        spans = Counter((e.first, e.last) for e in ents)
+        arguments = {id(e) for e in args}
+        return cls(
+            order,
+            [e.first for e in order],
+            frozenset(id(e) for e in ents if spans[e.first, e.last] > 1),
+            frozenset(id(e) for e in ents if id(e) not in arguments),
+        )
+
+
+def _entity_fields(entity: Any) -> dict[str, Any]:
+    """An entity given as a dict (the JSON shape) or an object with the same attributes (the recognizer's)."""
+    if isinstance(entity, dict):
+        return entity
+    return {k: getattr(entity, k, None) for k in ("type", "start", "end", "text", "confidence")}
+
+
 def _stems(words: list[str]) -> set[str]:
     """The bare forms of a one-word name or nisba: article (and a leading و/ب/ل) off, then the adjective or
     name ending (ي ية يا ا ة) off — الأردني, الأردن → اردن; السعودية, السعودي → سعود; ألمانيا, الألماني → المان."""
@@ -431,12 +463,7 @@ class RelationExtractor:
     def _entities(self, text: str, entities: Iterable[Any], words: list[tuple[int, int]]) -> list[_Ent]:
         out: list[_Ent] = []
         for e in entities:
-            fields: dict[str, Any] = (
-                e
-                if isinstance(e, dict)
-                else {k: getattr(e, k, None) for k in ("type", "start", "end", "text", "confidence")}
-            )
-            get = fields.get
+            get = _entity_fields(e).get
             etype, start, end = str(get("type")), int(get("start") or 0), int(get("end") or 0)
             if etype not in ENTITY_TYPES or not 0 <= start < end <= len(text):
                 continue
@@ -625,7 +652,28 @@ class RelationExtractor:
     def extract(self, text: str, entities: Iterable[Any], *, explain: bool = False) -> list[dict[str, Any]]:
         """The relations found; with ``explain`` each also names its ``pattern`` (``predicate/i``: the
         predicate's i-th trigger; ``nested/i``: the i-th nesting rule; ``…+and``: carried over a coordination),
-        as the calibration counts them."""
+        as the calibration counts them.
+
+        Each sentence is read on its own (``sentence_spans``: a sentence longer than its bound is cut at clause
+        marks), with the entities wholly inside it: a relation is said within one sentence, and the work per
+        sentence is bounded, so the work per text grows linearly with its length."""
+        spans = sentence_spans(text)
+        if len(spans) <= 1:
+            return self._extract_sentence(text, entities, explain)
+        given = [(int(f.get("start") or 0), int(f.get("end") or 0), f) for f in map(_entity_fields, entities)]
+        found: list[dict[str, Any]] = []
+        for start, end in spans:
+            inside = [{**f, "start": s - start, "end": e - start} for s, e, f in given if start <= s and e <= end]
+            if len(inside) < 2:
+                continue  # a relation needs two entities (an organisation named again stands for the one named)
+            for relation in self._extract_sentence(text[start:end], inside, explain):
+                for role in ("subject", "object"):
+                    relation[role]["start"] += start
+                    relation[role]["end"] += start
+                found.append(relation)
+        return found
+
+    def _extract_sentence(self, text: str, entities: Iterable[Any], explain: bool) -> list[dict[str, Any]]:
         ents, args, loose_words, commas = self._prepare(text, entities)
         named, spans = ents, args  # the entities given: the classifier judges pairs of these only
         # an organisation named again by its head noun (… نادي الترجي …، بعد مشاركة النادي في …) stands in for it
@@ -633,8 +681,10 @@ class RelationExtractor:
         if aliases:
             ents = sorted([*ents, *aliases], key=lambda e: (e.start, -e.end))
             args = sorted([*args, *aliases], key=lambda e: (e.start, -e.end))
+        layout = _Layout.of(ents, args)
         best: dict[_Key, tuple[float, Predicate, str]] = {}
         widest = max([self.max_gap, *(t.max_gap or 0 for p in self.predicates for t in p.triggers)])
+        reach = max(widest, FAR_GAP)  # no view further than this is read
         leads = {id(e): self._lead(e, ents) for e in args}
         # each argument's conjuncts: the entities of its type coordinated right after it by و (on a person's
         # title when it has one: … ماكرون والمستشار الألماني فريدريش ميرتس ورئيس الوزراء البريطاني كير ستارمر)
@@ -670,14 +720,14 @@ class RelationExtractor:
                     continue
                 # the words between as they stand, and past a clause set off by commas right after the first
                 # entity (a relative clause or an apposition: its words and entities are not the pair's)
-                views = [self._view(a, b, a.last, ents, loose_words)]
+                views = [self._view(a, b, a.last, layout, loose_words, reach)]
                 skip = self._parenthetical(a, b, commas, ents)
                 if skip is not None:
-                    views.append(self._view(a, b, skip, ents, loose_words))
+                    views.append(self._view(a, b, skip, layout, loose_words, reach))
                 # … and past the first's conjuncts: they share what is said of it (التقى A وB وC في كييف D)
                 conj = conjuncts[id(a)]
                 if conj and conj[-1].last <= b.first and b not in conj:
-                    views.append(self._view(a, b, conj[-1].last, ents, loose_words))
+                    views.append(self._view(a, b, conj[-1].last, layout, loose_words, reach))
                 coordinated = b in conj
                 # the sentence's topic (its first entity of its type) is the elided subject of a later clause
                 # whose verb stands right before the object, at any distance, when no entity that could be the
@@ -827,19 +877,34 @@ class RelationExtractor:
         return out
 
     def _view(
-        self, a: _Ent, b: _Ent, start: int, ents: list[_Ent], loose_words: list[str]
+        self, a: _Ent, b: _Ent, start: int, layout: _Layout, loose_words: list[str], reach: int
     ) -> tuple[int, list[str], frozenset[int], set[str]]:
         """The pair's distance, words between, courtesy-title word indices and the types of the argument entities
-        between, reading the words from ``start`` (``a.last``, or past a parenthetical clause) to ``b``."""
+        between, reading the words from ``start`` (``a.last``, or past a parenthetical clause) to ``b``; only the
+        distance when it is over ``reach``."""
         # entities between the two count as one word each: an interposed date or place is one phrase
-        inner = [e for e in ents if start <= e.first and e.last <= b.first]
-        outermost = [e for e in inner if not any(f is not e and f.first <= e.first and e.last <= f.last for f in inner)]
+        order = layout.order
+        inner = [
+            e
+            for e in order[bisect_left(layout.firsts, start) : bisect_left(layout.firsts, b.first)]
+            if e.last <= b.first
+        ]
+        # the outermost, inside no other one: in this order, an entity is inside an earlier one that reaches as
+        # far, or inside its twin (the same words, another type)
+        outermost = []
+        furthest = -1
+        for e in inner:
+            if furthest < e.last and id(e) not in layout.twins:
+                outermost.append(e)
+            furthest = max(furthest, e.last)
         covered = {i for e in outermost for i in range(e.first, e.last)}
         # … and a courtesy title none (نائب رئيس الوزراء الشيخ فهد اليوسف)
-        phrases = sum(1 for e in outermost if not self._honorific(e, loose_words))
-        gap = b.first - start - len(covered) + phrases
-        courtesy = frozenset(i for e in outermost if self._honorific(e, loose_words) for i in range(e.first, e.last))
-        inside = {e.type for e in inner if not self._name_part(e, ents)}
+        honorific = [e for e in outermost if self._honorific(e, loose_words)]
+        gap = b.first - start - len(covered) + len(outermost) - len(honorific)
+        if gap > reach:
+            return gap, [], frozenset(), set()  # too far for any trigger: the caller drops the view
+        courtesy = frozenset(i for e in honorific for i in range(e.first, e.last))
+        inside = {e.type for e in inner if id(e) not in layout.parts}
         return gap, loose_words[start : b.first], courtesy, inside
 
     @staticmethod
