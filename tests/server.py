@@ -87,12 +87,17 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                health = httpx.get(self.url + "/healthz", timeout=1)
+                analysis = health.json().get("analysis", {}) if health.status_code == 200 else {}
+                if analysis.get("status") == "failed":
+                    raise RuntimeError(f"the server's language data failed to load:\n{self.log()}")
+                # the analysis routes answer 503 until the language data is loaded: wait for it
+                if health.status_code == 200 and analysis.get("status", "ready") == "ready":
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError(f"server did not answer /healthz within 60 s:\n{self.log()}")
+        raise RuntimeError(f"server did not answer /healthz (its language data loaded) within 60 s:\n{self.log()}")
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Kills the whole process group (the server and its workers)."""

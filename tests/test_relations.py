@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
@@ -1167,3 +1168,65 @@ def test_an_organisation_named_again_may_be_a_name_inside_another() -> None:
     got = patterns_triples(text, ents)
     assert ("employee_of", "سامي النجار", "نادي النصر السعودي") in got
     assert ("employee_of", "سامي النجار", "مجلس إدارة نادي النصر السعودي") not in got
+
+
+def shifted(relations: list[dict[str, object]], offset: int) -> list[dict[str, object]]:
+    out = []
+    for r in relations:
+        moved = dict(r)
+        for role in ("subject", "object"):
+            part = dict(r[role])  # type: ignore[call-overload]
+            part["start"] += offset
+            part["end"] += offset
+            moved[role] = part
+        out.append(moved)
+    return out
+
+
+def test_each_sentence_is_read_on_its_own() -> None:
+    first = "أسس محمد العلي شركة الأفق عام 2010 ومقرها رام الله."
+    second = "عمان عاصمة الأردن."
+    text = f"{first} {second}"
+    offset = len(first) + 1
+    ents_first = [ent(first, "محمد العلي", "PERS"), ent(first, "شركة الأفق", "ORG"), ent(first, "رام الله", "GPE")]
+    ents_second = [ent(second, "عمان", "GPE"), ent(second, "الأردن", "GPE")]
+    ents = ents_first + [{**e, "start": e["start"] + offset, "end": e["end"] + offset} for e in ents_second]  # type: ignore[operator]
+    expected = EXTRACTOR.extract(first, ents_first) + shifted(EXTRACTOR.extract(second, ents_second), offset)
+    assert EXTRACTOR.extract(text, ents) == expected
+    # a pair across the sentence boundary is never related (read as one sentence, رام الله would be the capital's)
+    assert not any(r["subject"]["end"] <= len(first) < r["object"]["start"] for r in EXTRACTOR.extract(text, ents))  # type: ignore[index]
+
+
+def test_the_work_grows_linearly_with_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairs read per text: a text of n sentences costs n times one sentence (quadratic before: every pair of
+    entities in the text was read, and each read scanned every entity)."""
+    sentence = "استقبل الرئيس المصري عبد الفتاح السيسي في القاهرة رئيس الوزراء الهندي ناريندرا مودي."
+    ents = [
+        ent(sentence, "الرئيس المصري", "OCC"),
+        ent(sentence, "عبد الفتاح السيسي", "PERS"),
+        ent(sentence, "القاهرة", "GPE"),
+        ent(sentence, "رئيس الوزراء الهندي", "OCC"),
+        ent(sentence, "ناريندرا مودي", "PERS"),
+    ]
+    reads = 0
+    view = RelationExtractor._view
+
+    def counted(self: RelationExtractor, *args: object) -> object:
+        nonlocal reads
+        reads += 1
+        return view(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(RelationExtractor, "_view", counted)
+
+    def reads_for(copies: int) -> int:
+        nonlocal reads
+        reads = 0
+        step = len(sentence) + 1
+        text = " ".join([sentence] * copies)
+        many = [{**e, "start": e["start"] + k * step, "end": e["end"] + k * step} for k in range(copies) for e in ents]  # type: ignore[operator]
+        EXTRACTOR.extract(text, many)
+        return reads
+
+    one = reads_for(1)
+    assert one > 0
+    assert reads_for(20) == 20 * one

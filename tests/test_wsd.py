@@ -10,6 +10,7 @@ from server import CACHE_DIR
 from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import (
+    CONTEXT_WINDOW,
     EXAMPLES_FILE,
     Disambiguator,
     Example,
@@ -302,3 +303,19 @@ def test_blind_test_set_accuracy_keeps_its_measured_level(
     report = wsd_report(wsd, gold)
     assert report["accuracy"] >= floor
     assert report["accuracy"] > report["baseline_accuracy"] + 0.3
+
+
+def test_context_words_count_within_the_window_only(wsd: Disambiguator, inventory: SenseInventory) -> None:
+    """A word's sense is read from the words within CONTEXT_WINDOW of it (the work per word is bounded): المباراة
+    (the match) supports the referee's sense of الحكم from CONTEXT_WINDOW words away, not from one word further."""
+    referee = inventory.get("83ff3dfc8993")
+    assert referee is not None
+
+    def support(fillers: int) -> tuple[float, float]:
+        words = wsd._words("الحكم " + " ".join(["و"] * fillers) + " المباراة")
+        assert len(words) == fillers + 2
+        return wsd.score(referee, words, 0), wsd.example_score(referee, words, 0)
+
+    inside, outside = support(CONTEXT_WINDOW - 1), support(CONTEXT_WINDOW)
+    assert inside[0] > 0 and inside[1] > 0
+    assert outside == (0.0, 0.0)

@@ -12,7 +12,6 @@ import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -26,8 +25,7 @@ from tahqiq.access.openapi import manifest_document, openapi_document
 from tahqiq.access.processor import Processor
 from tahqiq.access.service import AccessService
 from tahqiq.access.tokens import Keyring, TokenService
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.runner import AnalysisCall, AnalysisConfig, AnalysisRunner, Operation
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
 from tahqiq.inflight import InFlight
@@ -116,23 +114,22 @@ class Service:
         self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
-        self.analysis: AnalysisService | None = None
+        self.analysis: AnalysisRunner | None = None
+        if "analysis" in settings.areas:
+            config = AnalysisConfig(settings.data_dir, settings.cache_dir, settings.analysis_max_chars)
+            self.analysis = AnalysisRunner(config, settings.analysis_processes, settings.analysis_queue)
+        self.analysis_loaded: asyncio.Future[None] | None = None
         self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
-        self.models_ready: asyncio.Future[None] | None = None
         self.in_flight = InFlight()
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
 
     async def start(self, _app: Application | None = None) -> None:
-        if "analysis" in self.settings.areas:
-            corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.settings.data_dir))}
-            self.analysis = AnalysisService(
-                DialectIndex(corpora), self.settings.cache_dir, self.settings.analysis_max_chars
-            )
-            # The language models load (the first time on a machine: build) in the background: the rest of the
-            # service answers meanwhile, and the requests that need them wait for them.
-            self.models_ready = asyncio.get_running_loop().run_in_executor(None, self.analysis.prepare)
+        if self.analysis is not None:
+            # The language data loads (the first time on a machine: builds) in the background: the rest of the
+            # service answers meanwhile, and the analysis routes answer 503 until it is ready.
+            self.analysis_loaded = asyncio.ensure_future(self.analysis.load())
         if self.summarizer is not None:
             await self.summarizer.start()
         await self.store.open()
@@ -147,6 +144,8 @@ class Service:
         if busy := await self.in_flight.idle(wait_s):
             log.warning("stopping with %d request(s) still being handled after waiting %g s", busy, wait_s)
         await self.processor.stop()
+        if self.analysis is not None:
+            self.analysis.shutdown()
         if self.summarizer is not None:
             await self.summarizer.stop()
         await self.store.close()
@@ -273,61 +272,49 @@ class Service:
 
     # Area C ---------------------------------------------------------------------------------------------
 
-    async def _analysis_params(self, request: Request, allowed: frozenset[str]) -> tuple[AnalysisService, Params]:
-        """The analysis service and the request's parameters (JSON body for POST, query string for GET)."""
+    async def _analyze(
+        self,
+        request: Request,
+        operation: Operation,
+        allowed: frozenset[str],
+        *,
+        key: str = "",
+    ) -> Reply:
+        """Parses the parameters here (JSON body for POST, query string for GET), then runs the operation on the
+        analysis workers: never on the event loop."""
         assert self.analysis is not None
         if self.settings.require_app_key:
             await self.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
         if request.method == "GET":
-            return self.analysis, Params.from_query(dict(request.query), set(allowed))
-        return self.analysis, Params.from_json(await self.body(request), set(allowed))
+            params = Params.from_query(dict(request.query), set(allowed))
+        else:
+            params = Params.from_json(await self.body(request), set(allowed))
+        call = AnalysisCall(operation, params, self.base_url(request), key, fallbacks=request.method == "GET")
+        return Reply(200, await self.analysis.perform(call))
 
     async def dialect_lookup(self, request: Request) -> Reply:
-        service, params = await self._analysis_params(request, AnalysisService.LOOKUP_PARAMS)
-        return Reply(200, orjson.dumps(service.lookup(params, fallbacks=request.method == "GET")))
+        return await self._analyze(request, "lookup", AnalysisService.LOOKUP_PARAMS)
 
     async def dialect_glossary(self, request: Request) -> Reply:
-        service, params = await self._analysis_params(request, AnalysisService.GLOSSARY_PARAMS)
-        return Reply(200, orjson.dumps(service.glossary(params)))
-
-    async def _models(self, request: Request, allowed: frozenset[str]) -> tuple[AnalysisService, Params]:
-        """Like `_analysis_params`, once the language models are ready."""
-        service, params = await self._analysis_params(request, allowed)
-        assert self.models_ready is not None
-        await asyncio.shield(self.models_ready)
-        return service, params
+        return await self._analyze(request, "glossary", AnalysisService.GLOSSARY_PARAMS)
 
     async def morph(self, request: Request) -> Reply:
-        service, params = await self._models(request, AnalysisService.MORPH_PARAMS)
-        base = self.base_url(request)
-        answer = await asyncio.get_running_loop().run_in_executor(
-            None, service.morph, params, lambda lemma_id: f"{base}/lexicon/lemmas/{lemma_id}"
-        )
-        return Reply(200, orjson.dumps(answer))
-
-    async def lemma(self, request: Request) -> Reply:
-        service, _params = await self._models(request, frozenset())
-        return Reply(200, orjson.dumps(service.lemma(route_value(request, "lemma_id"))))
+        return await self._analyze(request, "morph", AnalysisService.MORPH_PARAMS)
 
     async def ner(self, request: Request) -> Reply:
-        service, params = await self._models(request, AnalysisService.NER_PARAMS)
-        return Reply(200, orjson.dumps(service.ner(params)))
+        return await self._analyze(request, "ner", AnalysisService.NER_PARAMS)
 
     async def wsd(self, request: Request) -> Reply:
-        service, params = await self._models(request, AnalysisService.WSD_PARAMS)
-        base = self.base_url(request)
-        answer = await asyncio.get_running_loop().run_in_executor(
-            None, service.wsd, params, lambda sense_id: f"{base}/lexicon/senses/{sense_id}"
-        )
-        return Reply(200, orjson.dumps(answer))
+        return await self._analyze(request, "wsd", AnalysisService.WSD_PARAMS)
 
     async def relations(self, request: Request) -> Reply:
-        service, params = await self._models(request, AnalysisService.RE_PARAMS)
-        return Reply(200, orjson.dumps(service.re(params)))
+        return await self._analyze(request, "re", AnalysisService.RE_PARAMS)
+
+    async def lemma(self, request: Request) -> Reply:
+        return await self._analyze(request, "lemma", frozenset(), key=route_value(request, "lemma_id"))
 
     async def sense(self, request: Request) -> Reply:
-        service, _params = await self._models(request, frozenset())
-        return Reply(200, orjson.dumps(service.sense(route_value(request, "sense_id"))))
+        return await self._analyze(request, "sense", frozenset(), key=route_value(request, "sense_id"))
 
     async def openapi(self, _request: Request) -> Reply:
         return Reply(200, self._openapi)
@@ -350,7 +337,7 @@ class Service:
             "areas": list(self.settings.areas),
         }
         if self.analysis is not None:
-            data["analysis"] = self.analysis.sizes()
+            data["analysis"] = {"status": self.analysis.status, **self.analysis.sizes}
         return Reply(200, orjson.dumps(data))
 
     async def problem_doc(self, request: Request) -> Response:

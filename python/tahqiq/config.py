@@ -124,6 +124,16 @@ class Settings:
     analysis_max_chars: int = _setting(
         "TAHQIQ_ANALYSIS_MAX_CHARS", "longest text the analysis operations accept (422 above)", default=10_000
     )
+    analysis_processes: int = _setting(
+        "TAHQIQ_ANALYSIS_PROCESSES",
+        "worker processes per server worker that run the analysis (0: one thread of the server's process)",
+        default=1,
+    )
+    analysis_queue: int = _setting(
+        "TAHQIQ_ANALYSIS_QUEUE",
+        "analysis requests that may wait for a worker, per server worker; more get 503 with Retry-After",
+        default=32,
+    )
     summarize_rate: RateLimit = _setting(  # noqa: RUF009 - returns a dataclasses.field
         "TAHQIQ_SUMMARIZE_RATE",
         "summaries per client (its app key when sent, else its address), COUNT/SECONDSs",
@@ -231,6 +241,8 @@ class Settings:
             ("max_body_bytes", 1024, 64 * 1_048_576),
             ("token_cache_size", 0, 10_000_000),
             ("analysis_max_chars", 1, 1_000_000),
+            ("analysis_processes", 0, 64),
+            ("analysis_queue", 0, 100_000),
         ):
             value = getattr(self, name)
             if not low <= value <= high:
@@ -322,6 +334,8 @@ def _convert(name: str, value: Any) -> Any:
         "max_body_bytes",
         "token_cache_size",
         "analysis_max_chars",
+        "analysis_processes",
+        "analysis_queue",
         "summarize_max_chars",
         "breaker_failures",
     ):

@@ -166,6 +166,11 @@ class Problem(Exception):
         self.headers = headers or {}
         self.extra = extra or {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its members: the analysis worker processes raise problems that the server renders."""
+        kwargs = {"errors": self.errors, "headers": self.headers, "extra": self.extra}
+        return (_problem, (self.type.slug, self.detail, kwargs))
+
     @property
     def status(self) -> int:
         return self.type.status
@@ -185,6 +190,10 @@ class Problem(Exception):
             doc["errors"] = self.errors
         doc.update(self.extra)
         return orjson.dumps(doc)
+
+
+def _problem(slug: str, detail: str, kwargs: dict[str, Any]) -> Problem:
+    return Problem(slug, detail, **kwargs)
 
 
 def validation_error(field: str, message: str) -> Problem:

@@ -46,6 +46,7 @@ import re
 import sqlite3
 import tempfile
 import threading
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,9 @@ FORMAT: Final = 2
 ENTITY_PREFIX: Final = "entity:"
 NO_SENSE_POS: Final = frozenset(("verb", "prep", "conj", "pron", "part", "num", "adv"))
 DISTANCE_DECAY: Final = 0.05
+# Context words count within this many words on either side (a word 50 away weighs 1/3.5 of a neighbour): the work
+# per word is bounded, so a text's work grows linearly with its length, and a sentence (under 50 words) is whole.
+CONTEXT_WINDOW: Final = 50
 # A context word that shares nothing with a sense may still share words with its own dictionary glosses (``ركود``
 # is glossed ``كساد``, which is in a gloss of ``سوق``): such a second-hand match counts this much of a direct one.
 GLOSS_WEIGHT: Final = 0.2
@@ -561,7 +565,8 @@ class Disambiguator:
         if not weights:
             return 0.0
         total = 0.0
-        for j, w in enumerate(words):
+        for j in _window(len(words), index):
+            w = words[j]
             if j == index or not w.keys:
                 continue
             best = max((weights.get(k, 0.0) for k in w.keys), default=0.0)
@@ -588,7 +593,8 @@ class Disambiguator:
         sig = self.signature(sense)
         idf = self.inventory.idf
         total = 0.0
-        for j, w in enumerate(words):
+        for j in _window(len(words), index):
+            w = words[j]
             if j == index or not w.keys:
                 continue
             decay = 1.0 + DISTANCE_DECAY * abs(j - index)
@@ -627,11 +633,10 @@ class Disambiguator:
         ``end`` (dicts or objects); a token inside one gets ``entity:<TYPE>`` (the outermost span wins).
         ``baseline=True`` gives the most-frequent-sense choice without context."""
         words = self._words(text)
-        spans = [_span(e) for e in entities or ()]
-        spans.sort(key=lambda s: (s[0], -s[1]))
+        entity_of = _outermost_entities(words, entities or ())
         out: list[dict[str, Any]] = []
         for i, w in enumerate(words):
-            entity = next((t for s, e, t in spans if s <= w.start and w.end <= e), None)
+            entity = entity_of[i]
             gloss: str | None = None
             sid: str | None
             if entity is not None:
@@ -715,6 +720,25 @@ def _nominal(word: _Word, previous: _Word | None) -> bool:
     if bare.endswith(_TA_MARBUTA) and len(bare) > 2:
         return True
     return word.pos == "verb" and previous is not None and normalize(previous.token) in _NOUN_PREPOSITIONS
+
+
+def _window(size: int, index: int) -> range:
+    """The indices of the context words of the word at ``index``: within CONTEXT_WINDOW words of it."""
+    return range(max(0, index - CONTEXT_WINDOW), min(size, index + CONTEXT_WINDOW + 1))
+
+
+def _outermost_entities(words: Sequence[_Word], entities: Iterable[Any]) -> list[str | None]:
+    """Per word, the type of the outermost entity span holding it (the earliest, then the longest), or None."""
+    spans = sorted((_span(e) for e in entities), key=lambda s: (s[0], -s[1]))
+    starts = [w.start for w in words]
+    out: list[str | None] = [None] * len(words)
+    for start, end, etype in spans:  # the outermost first: a word keeps the first span found holding it
+        for i in range(bisect_left(starts, start), len(words)):
+            if words[i].start >= end:
+                break
+            if out[i] is None and words[i].end <= end:
+                out[i] = etype
+    return out
 
 
 def _span(entity: Any) -> tuple[int, int, str]:

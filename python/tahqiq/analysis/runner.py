@@ -1,0 +1,208 @@
+"""Where the analysis runs: in worker processes beside the server, never on its event loop.
+
+Analysis is CPU-bound Python. Run on the event loop, one long text stopped every other request; run on threads of
+the server's process, it still held the interpreter lock against the event loop (measured: /health p50 150 ms
+behind four clients sending 10,000-character texts to /re on two threads, 7 ms on one thread with a 0.5 ms switch
+interval, against about 0.2 ms alone). Worker processes have their own interpreter, so the event loop only waits
+for the operating system to give it a core. Each worker loads the language data once, at its start.
+
+`AnalysisRunner(config, processes, queue)`: ``processes`` worker processes (0: one thread of this process instead,
+for embedding and for tests that patch the service), at most ``queue`` calls waiting for them. `load()` loads (the
+first time on a machine: builds) the language data and reports `status` (``loading``, ``ready``, ``failed``) and
+the data's `sizes`. `perform(call)` answers a call's JSON, or raises the `Problem` the operation raised, or 503
+while the data is loading, after it failed to load, or when the queue is full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from tahqiq.analysis.dialect import DialectIndex
+from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.problems import Problem
+from tahqiq.workpool import PoolFull, WorkPool
+
+log = logging.getLogger("tahqiq.analysis")
+
+Operation = Literal["lookup", "glossary", "morph", "ner", "wsd", "re", "lemma", "sense"]
+Status = Literal["loading", "ready", "failed"]
+LOADING_RETRY_AFTER_S = 5  # the language data takes a second or two to load, about a minute to build
+BUSY_RETRY_AFTER_S = 1
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisConfig:
+    """What a worker needs to build the analysis service."""
+
+    data_dir: str  # imported dialect corpora
+    cache_dir: str  # compiled language data
+    max_chars: int
+
+    def build(self) -> AnalysisService:
+        corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.data_dir))}
+        return AnalysisService(DialectIndex(corpora), self.cache_dir, self.max_chars)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisCall:
+    """One request to an analysis operation, as a worker process receives it."""
+
+    operation: Operation
+    params: Params
+    base_url: str = ""  # for the lemma and sense links in answers
+    key: str = ""  # the lemma or sense id
+    fallbacks: bool = False  # lookup: GET falls back to substring and fuzzy matches
+
+
+def perform(service: AnalysisService, call: AnalysisCall) -> bytes:
+    """The operation's answer as JSON; raises its `Problem`."""
+    params, base = call.params, call.base_url
+    answer: dict[str, Any]
+    match call.operation:
+        case "lookup":
+            answer = service.lookup(params, fallbacks=call.fallbacks)
+        case "glossary":
+            answer = service.glossary(params)
+        case "morph":
+            answer = service.morph(params, lambda lemma_id: f"{base}/lexicon/lemmas/{lemma_id}")
+        case "ner":
+            answer = service.ner(params)
+        case "wsd":
+            answer = service.wsd(params, lambda sense_id: f"{base}/lexicon/senses/{sense_id}")
+        case "re":
+            answer = service.re(params)
+        case "lemma":
+            answer = service.lemma(call.key)
+        case "sense":
+            answer = service.sense(call.key)
+    return orjson.dumps(answer)
+
+
+# In a worker process: the service it loaded at its start.
+_worker_service: AnalysisService | None = None
+
+
+def _start_worker(config: AnalysisConfig) -> None:
+    global _worker_service
+    # The server stops its workers; the analysis workers finish the call at hand and end with the pool (or when
+    # the server's process is gone), so a stop signal sent to the whole process group must not cut a call short.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    service = config.build()
+    service.prepare()
+    _worker_service = service
+
+
+def _worker_sizes() -> dict[str, Any]:
+    assert _worker_service is not None
+    return _worker_service.sizes()
+
+
+def _worker_perform(call: AnalysisCall) -> bytes:
+    assert _worker_service is not None
+    return perform(_worker_service, call)
+
+
+class AnalysisRunner:
+    """Runs analysis calls in worker processes (or one thread), bounded; see the module docstring."""
+
+    def __init__(self, config: AnalysisConfig, processes: int, queue: int) -> None:
+        self.config = config
+        self.processes = processes
+        self.queue = queue
+        self.status: Status = "loading"
+        self.sizes: dict[str, Any] = {}
+        self._service: AnalysisService | None = None  # with no worker processes: the service, in this process
+        self._reload: asyncio.Future[None] | None = None
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> WorkPool:
+        executor: Executor
+        if self.processes:
+            # spawn: the server's worker runs threads (the event loop's, granian's), which fork would copy mid-use
+            context = multiprocessing.get_context("spawn")
+            executor = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_start_worker, initargs=(self.config,)
+            )
+        else:
+            executor = ThreadPoolExecutor(1, thread_name_prefix="tahqiq-analysis")
+        return WorkPool(executor, max(1, self.processes), self.queue)
+
+    async def load(self) -> None:
+        """Loads the language data (in the first worker process, or here), logging its start and its end."""
+        log.info("loading the language data (the first start on a machine builds it, about a minute)")
+        started = time.perf_counter()
+        try:
+            if self.processes:
+                self.sizes = await asyncio.wrap_future(self._pool.executor.submit(_worker_sizes))
+            else:
+                self.sizes = await asyncio.wrap_future(self._pool.executor.submit(self._load_here))
+        except Exception:
+            self.status = "failed"
+            log.exception("the language data failed to load; the analysis routes answer 503")
+            return
+        self.status = "ready"
+        log.info("the language data is loaded (%.1f s)", time.perf_counter() - started)
+
+    def _load_here(self) -> dict[str, Any]:
+        service = self.config.build()
+        service.prepare()
+        self._service = service
+        return service.sizes()
+
+    async def perform(self, call: AnalysisCall) -> bytes:
+        if self.status != "ready":
+            detail = (
+                "the language data is loading (the first start on a machine builds it, about a minute); retry after "
+                "Retry-After seconds"
+                if self.status == "loading"
+                else "the language data failed to load; the server log says why"
+            )
+            raise Problem("service-unavailable", detail, headers={"Retry-After": str(LOADING_RETRY_AFTER_S)})
+        run: Callable[[AnalysisCall], bytes] = _worker_perform if self.processes else self._perform_here
+        try:
+            return await self._pool.run(run, call)
+        except PoolFull:
+            raise Problem(
+                "service-unavailable",
+                f"the analysis queue is full ({self._pool.limit} requests running or waiting); retry after "
+                "Retry-After seconds",
+                headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
+            ) from None
+        except BrokenProcessPool:
+            self._restart()
+            raise Problem(
+                "service-unavailable",
+                "an analysis worker process stopped; the workers are restarting",
+                headers={"Retry-After": str(LOADING_RETRY_AFTER_S)},
+            ) from None
+
+    def _perform_here(self, call: AnalysisCall) -> bytes:
+        assert self._service is not None
+        return perform(self._service, call)
+
+    def _restart(self) -> None:
+        """A worker process died (killed, out of memory): a process pool is then broken for good; start anew."""
+        if self.status != "ready":
+            return  # already restarting
+        log.error("an analysis worker process stopped; starting new workers")
+        self.status = "loading"
+        self._pool.shutdown()
+        self._pool = self._new_pool()
+        self._reload = asyncio.ensure_future(self.load())
+
+    def shutdown(self) -> None:
+        self._pool.shutdown()
