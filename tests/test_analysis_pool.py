@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -229,3 +232,30 @@ def test_the_server_logs_the_start_and_the_end_of_the_data_load(server: ServerPr
     log = server.log()
     assert "loading the language data" in log
     assert "the language data is loaded" in log
+
+
+def analysis_workers(server: ServerProcess) -> list[int]:
+    """The analysis worker processes of the server (the spawned children of its worker process)."""
+    assert server.proc is not None
+    listing = subprocess.run(
+        ["ps", "-ww", "-o", "pid=,args=", "-g", str(server.proc.pid)], capture_output=True, text=True, check=True
+    ).stdout
+    return [int(line.split()[0]) for line in listing.splitlines() if "spawn_main" in line]
+
+
+def test_a_worker_process_that_dies_is_replaced(server: ServerProcess) -> None:
+    [worker] = analysis_workers(server)
+    os.kill(worker, signal.SIGKILL)
+    statuses = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        response = httpx.get(server.url + "/ner", params={"text": SENTENCE}, timeout=30)
+        statuses.append(response.status_code)
+        if response.status_code == 200:
+            break
+        assert response.status_code == 503, response.text
+        assert response.headers["retry-after"] == "5"
+        time.sleep(0.2)
+    assert statuses[0] == 503 and statuses[-1] == 200, statuses
+    assert analysis_workers(server) != [worker]
+    assert "an analysis worker process stopped" in server.log()
