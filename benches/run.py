@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner", "summarize"]
+SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner", "summarize", "scaling", "isolation"]
 
 
 def machine_facts() -> list[str]:
