@@ -1,9 +1,11 @@
 """How the app reads request bodies and calls its handlers, in process through the ASGI interface with fake
 `receive` callables that say what the server sends (granian: a small body with `more_body` true, then an
-empty last message; uvicorn: one message). Real servers are exercised by test_bad_input and test_access_e2e."""
+empty last message; uvicorn: one message). Real servers are exercised by test_bad_input, test_access_e2e and
+test_slow_clients."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -62,7 +64,10 @@ def chunk(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
 
 
-async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
+async def sent(
+    app: Application, app_key: str, receive: Receive, length: int | None
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    """Status, headers and body of what the app sends for a POST to the verification route."""
     headers = [(b"host", b"testserver"), (b"content-type", b"application/json")]
     headers.append((b"x-service-app-key", app_key.encode()))
     if length is not None:
@@ -80,14 +85,18 @@ async def post(app: Application, app_key: str, receive: Receive, length: int | N
         "client": ("127.0.0.1", 40000),
         "server": ("127.0.0.1", 8000),
     }
-    sent: list[dict[str, Any]] = []
+    messages: list[dict[str, Any]] = []
 
     async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+        messages.append(message)
 
     await app(scope, receive, send)
-    status = sent[0]["status"]
-    body = b"".join(m.get("body", b"") for m in sent[1:])
+    headers = {name.lower(): value for name, value in messages[0]["headers"]}
+    return messages[0]["status"], headers, b"".join(m.get("body", b"") for m in messages[1:])
+
+
+async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
+    status, _headers, body = await sent(app, app_key, receive, length)
     return status, orjson.loads(body)
 
 
@@ -155,6 +164,18 @@ async def test_oversized_declared_length_reads_nothing(served: tuple[Application
     status, answer = await post(app, app_key, receive, LIMIT + 1)
     assert status == 413 and str(LIMIT) in answer["detail"], answer
     assert receive.calls == 0
+
+
+async def test_a_client_that_leaves_is_one_debug_line(
+    served: tuple[Application, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    app, app_key = served
+    receive = Messages(chunk(BODY[:5], True), {"type": "http.disconnect"})
+    with caplog.at_level(logging.DEBUG, logger="tahqiq"):
+        status, _headers, body = await sent(app, app_key, receive, len(BODY))
+    assert status == 499 and body == b""  # nobody receives it; the access log shows the client's doing
+    assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.DEBUG, None)], caplog.text
+    assert VERIFY in caplog.records[0].getMessage()
 
 
 async def test_handlers_are_called_unwrapped(served: tuple[Application, str]) -> None:

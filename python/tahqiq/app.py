@@ -52,6 +52,7 @@ async def read_body(request: Request, limit: int) -> bytes:
     small body as one message marked `more_body` and then an empty last message, and waiting for that one
     (as `Request.read()` does) costs another hand-off between granian's runtime thread and the event loop, about
     a sixth of a small POST's time on two cores. This is the only reader of request bodies in the service.
+    A client that goes away raises `MessageAborted`.
     """
     declared = request.get_first_header(b"content-length")
     expected = -1
@@ -72,8 +73,9 @@ async def read_body(request: Request, limit: int) -> bytes:
     size = 0
     while True:
         message = await receive()
-        if message["type"] == "http.disconnect":
-            raise MessageAborted()  # type: ignore[no-untyped-call]  # BlackSheep's own error for this; its stub has no __init__
+        if message["type"] == "http.disconnect":  # the client went away
+            # BlackSheep's own error for this (its stub has no __init__).
+            raise MessageAborted()  # type: ignore[no-untyped-call]
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
@@ -95,6 +97,17 @@ def route_value(request: Request, name: str) -> str:
 def render(reply: Reply) -> Response:
     headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()] if reply.headers else None
     return Response(reply.status, headers, Content(JSON, reply.body))
+
+
+CLIENT_CLOSED_REQUEST = 499
+"""The status (nginx's) of a request whose client left before sending its whole body: nobody receives the answer,
+but the access log shows it, as a client's doing and not a failure of the service."""
+
+
+def client_gone(request: Request) -> Response:
+    """The answer to a request whose client went away: normal on the Internet, so one debug line, no traceback."""
+    log.debug("client went away before sending the whole body of %s %s", request.method, request.path)
+    return Response(CLIENT_CLOSED_REQUEST, None, None)
 
 
 def routed(run: Handler) -> Handler:
@@ -175,6 +188,8 @@ class Service:
                     return render(await handler(request))
             except Problem as problem:
                 return self.problem(request, problem)
+            except MessageAborted:
+                return client_gone(request)
             except Exception:
                 # Logs the failure and the path only: headers and bodies may carry secrets.
                 log.exception("unhandled error on %s %s", request.method, request.path)
@@ -264,6 +279,8 @@ class Service:
         except Problem as problem:
             problem.headers = headers | problem.headers
             return self.problem(request, problem, error_code=False)
+        except MessageAborted:
+            return client_gone(request)
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.path)
             failure = Problem("internal-error", "the service failed; retry later", headers=headers)
