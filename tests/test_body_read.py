@@ -5,6 +5,7 @@ test_slow_clients."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -21,6 +22,7 @@ from tahqiq.store import open_store
 FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
 VERIFY = "/agents/access-core/verify-identity"
 LIMIT = 1024
+BODY_TIMEOUT_S = 0.2
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 
 
@@ -37,6 +39,7 @@ async def served() -> AsyncIterator[tuple[Application, str]]:
         first_party_app_id=FIRST_PARTY,
         areas=("agents",),
         max_body_bytes=LIMIT,
+        body_timeout_s=BODY_TIMEOUT_S,
     )
     app = create_app(settings, store)
     await app.start()
@@ -62,6 +65,16 @@ class Messages:
 
 def chunk(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
+
+
+class Stalls(Messages):
+    """A `receive` that hands out the given messages and then waits forever: a client that stops sending."""
+
+    async def __call__(self) -> dict[str, Any]:
+        if self.messages:
+            return await super().__call__()
+        self.calls += 1
+        return await asyncio.get_running_loop().create_future()  # never done
 
 
 async def sent(
@@ -164,6 +177,22 @@ async def test_oversized_declared_length_reads_nothing(served: tuple[Application
     status, answer = await post(app, app_key, receive, LIMIT + 1)
     assert status == 413 and str(LIMIT) in answer["detail"], answer
     assert receive.calls == 0
+
+
+@pytest.mark.parametrize("first", [[], [chunk(BODY[:5], True)]], ids=["no-body-yet", "part-of-the-body"])
+async def test_a_body_that_stops_coming_gets_408_and_closes(
+    served: tuple[Application, str], first: list[dict[str, Any]]
+) -> None:
+    app, app_key = served
+    started = time.monotonic()
+    status, headers, body = await sent(app, app_key, Stalls(*first), len(BODY))
+    took = time.monotonic() - started
+    answer = orjson.loads(body)
+    assert status == 408 and answer["error_code"] == "REQUEST_TIMEOUT", answer
+    assert answer["type"].endswith("/problems/request-timeout") and answer["status"] == 408
+    assert f"{BODY_TIMEOUT_S:g} s" in answer["detail"], answer
+    assert headers[b"connection"] == b"close"  # the rest of the body may still come: the connection is done
+    assert BODY_TIMEOUT_S <= took < BODY_TIMEOUT_S + 1
 
 
 async def test_a_client_that_leaves_is_one_debug_line(

@@ -30,6 +30,7 @@ from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
+from tahqiq.deadlines import Deadlines
 from tahqiq.inflight import InFlight
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
@@ -45,14 +46,15 @@ INTERFACE_VERSION = "1.0.0"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refusing (413) anything over `limit` bytes before reading it all.
+async def read_body(request: Request, limit: int, deadlines: Deadlines) -> bytes:
+    """The request body, refusing (413) anything over `limit` bytes before reading it all, and (408) a body not
+    complete `deadlines.timeout_s` seconds after this began reading it. A client that goes away raises
+    `MessageAborted`.
 
     Reads the ASGI messages itself and stops once the declared Content-Length has arrived: granian sends a
     small body as one message marked `more_body` and then an empty last message, and waiting for that one
     (as `Request.read()` does) costs another hand-off between granian's runtime thread and the event loop, about
     a sixth of a small POST's time on two cores. This is the only reader of request bodies in the service.
-    A client that goes away raises `MessageAborted`.
     """
     declared = request.get_first_header(b"content-length")
     expected = -1
@@ -71,18 +73,25 @@ async def read_body(request: Request, limit: int) -> bytes:
     receive = content.receive
     chunks = []
     size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":  # the client went away
-            # BlackSheep's own error for this (its stub has no __init__).
-            raise MessageAborted()  # type: ignore[no-untyped-call]
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
-        if size == expected or not message.get("more_body"):
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    try:
+        # Without a deadline a client that stops sending holds its connection, and a stopping server, for ever.
+        with deadlines:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":  # the client went away
+                    # BlackSheep's own error for this (its stub has no __init__).
+                    raise MessageAborted()  # type: ignore[no-untyped-call]
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
+                chunks.append(chunk)
+                if size == expected or not message.get("more_body"):
+                    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    except TimeoutError:
+        # The rest of the body may still come: the connection cannot carry another request, so it is closed.
+        detail = f"the body did not arrive in full within {deadlines.timeout_s:g} s ({size} bytes came)"
+        raise Problem("request-timeout", detail, headers={"Connection": "close"}) from None
 
 
 def header(request: Request, name: bytes) -> str | None:
@@ -133,6 +142,7 @@ class Service:
         self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
         self.models_ready: asyncio.Future[None] | None = None
         self.in_flight = InFlight()
+        self.body_deadlines = Deadlines(settings.body_timeout_s)
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
@@ -209,7 +219,8 @@ class Service:
     # Handlers -------------------------------------------------------------------------------------
 
     def body(self, request: Request) -> Awaitable[bytes]:
-        return read_body(request, self.settings.max_body_bytes)  # the coroutine itself: one frame less per request
+        # The coroutine itself: one frame less per request.
+        return read_body(request, self.settings.max_body_bytes, self.body_deadlines)
 
     async def mint(self, request: Request) -> Reply:
         body = await self.body(request)
