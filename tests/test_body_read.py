@@ -1,9 +1,12 @@
 """How the app reads request bodies and calls its handlers, in process through the ASGI interface with fake
 `receive` callables that say what the server sends (granian: a small body with `more_body` true, then an
-empty last message; uvicorn: one message). Real servers are exercised by test_bad_input and test_access_e2e."""
+empty last message; uvicorn: one message). Real servers are exercised by test_bad_input, test_access_e2e and
+test_slow_clients."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -19,6 +22,7 @@ from tahqiq.store import open_store
 FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
 VERIFY = "/agents/access-core/verify-identity"
 LIMIT = 1024
+BODY_TIMEOUT_S = 0.2
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 
 
@@ -35,6 +39,7 @@ async def served() -> AsyncIterator[tuple[Application, str]]:
         first_party_app_id=FIRST_PARTY,
         areas=("agents",),
         max_body_bytes=LIMIT,
+        body_timeout_s=BODY_TIMEOUT_S,
     )
     app = create_app(settings, store)
     await app.start()
@@ -62,7 +67,20 @@ def chunk(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
 
 
-async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
+class Stalls(Messages):
+    """A `receive` that hands out the given messages and then waits forever: a client that stops sending."""
+
+    async def __call__(self) -> dict[str, Any]:
+        if self.messages:
+            return await super().__call__()
+        self.calls += 1
+        return await asyncio.get_running_loop().create_future()  # never done
+
+
+async def sent(
+    app: Application, app_key: str, receive: Receive, length: int | None
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    """Status, headers and body of what the app sends for a POST to the verification route."""
     headers = [(b"host", b"testserver"), (b"content-type", b"application/json")]
     headers.append((b"x-service-app-key", app_key.encode()))
     if length is not None:
@@ -80,14 +98,18 @@ async def post(app: Application, app_key: str, receive: Receive, length: int | N
         "client": ("127.0.0.1", 40000),
         "server": ("127.0.0.1", 8000),
     }
-    sent: list[dict[str, Any]] = []
+    messages: list[dict[str, Any]] = []
 
     async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+        messages.append(message)
 
     await app(scope, receive, send)
-    status = sent[0]["status"]
-    body = b"".join(m.get("body", b"") for m in sent[1:])
+    headers = {name.lower(): value for name, value in messages[0]["headers"]}
+    return messages[0]["status"], headers, b"".join(m.get("body", b"") for m in messages[1:])
+
+
+async def post(app: Application, app_key: str, receive: Receive, length: int | None) -> tuple[int, dict[str, Any]]:
+    status, _headers, body = await sent(app, app_key, receive, length)
     return status, orjson.loads(body)
 
 
@@ -155,6 +177,34 @@ async def test_oversized_declared_length_reads_nothing(served: tuple[Application
     status, answer = await post(app, app_key, receive, LIMIT + 1)
     assert status == 413 and str(LIMIT) in answer["detail"], answer
     assert receive.calls == 0
+
+
+@pytest.mark.parametrize("first", [[], [chunk(BODY[:5], True)]], ids=["no-body-yet", "part-of-the-body"])
+async def test_a_body_that_stops_coming_gets_408_and_closes(
+    served: tuple[Application, str], first: list[dict[str, Any]]
+) -> None:
+    app, app_key = served
+    started = time.monotonic()
+    status, headers, body = await sent(app, app_key, Stalls(*first), len(BODY))
+    took = time.monotonic() - started
+    answer = orjson.loads(body)
+    assert status == 408 and answer["error_code"] == "REQUEST_TIMEOUT", answer
+    assert answer["type"].endswith("/problems/request-timeout") and answer["status"] == 408
+    assert f"{BODY_TIMEOUT_S:g} s" in answer["detail"], answer
+    assert headers[b"connection"] == b"close"  # the rest of the body may still come: the connection is done
+    assert BODY_TIMEOUT_S <= took < BODY_TIMEOUT_S + 1
+
+
+async def test_a_client_that_leaves_is_one_debug_line(
+    served: tuple[Application, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    app, app_key = served
+    receive = Messages(chunk(BODY[:5], True), {"type": "http.disconnect"})
+    with caplog.at_level(logging.DEBUG, logger="tahqiq"):
+        status, _headers, body = await sent(app, app_key, receive, len(BODY))
+    assert status == 499 and body == b""  # nobody receives it; the access log shows the client's doing
+    assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.DEBUG, None)], caplog.text
+    assert VERIFY in caplog.records[0].getMessage()
 
 
 async def test_handlers_are_called_unwrapped(served: tuple[Application, str]) -> None:

@@ -33,6 +33,9 @@ INVALID = [
     ("TAHQIQ_AUTH_FAILURE_RATE", "5/60"),
     ("TAHQIQ_MAX_BODY_BYTES", "10"),
     ("TAHQIQ_MAX_BODY_BYTES", "1MB"),
+    ("TAHQIQ_BODY_TIMEOUT_S", "soon"),
+    ("TAHQIQ_BODY_TIMEOUT_S", "0"),
+    ("TAHQIQ_BODY_TIMEOUT_S", "3601"),
     ("TAHQIQ_SECRET_KEY", "not base64!"),
     ("TAHQIQ_SECRET_KEY", base64.b64encode(b"short").decode()),
     ("TAHQIQ_TOKEN_CACHE_SIZE", "-1"),
@@ -109,6 +112,7 @@ def test_to_env_round_trips() -> None:
             "TAHQIQ_ACCESS_LOG": "1",
             "TAHQIQ_PROBLEM_BASE": "https://example.org/problems",
             "TAHQIQ_CLOCK_SKEW_S": "0",
+            "TAHQIQ_BODY_TIMEOUT_S": "2.5",
         }
     )
     assert Settings.from_env(original.to_env()) == original

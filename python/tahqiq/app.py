@@ -28,6 +28,7 @@ from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.runner import AnalysisCall, AnalysisConfig, AnalysisRunner, Operation
 from tahqiq.analysis.service import AnalysisService, Params
 from tahqiq.config import Settings
+from tahqiq.deadlines import Deadlines
 from tahqiq.inflight import InFlight
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
@@ -43,8 +44,10 @@ INTERFACE_VERSION = "1.0.0"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refusing (413) anything over `limit` bytes before reading it all.
+async def read_body(request: Request, limit: int, deadlines: Deadlines) -> bytes:
+    """The request body, refusing (413) anything over `limit` bytes before reading it all, and (408) a body not
+    complete `deadlines.timeout_s` seconds after this began reading it. A client that goes away raises
+    `MessageAborted`.
 
     Reads the ASGI messages itself and stops once the declared Content-Length has arrived: granian sends a
     small body as one message marked `more_body` and then an empty last message, and waiting for that one
@@ -68,17 +71,25 @@ async def read_body(request: Request, limit: int) -> bytes:
     receive = content.receive
     chunks = []
     size = 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise MessageAborted()  # type: ignore[no-untyped-call]  # BlackSheep's own error for this; its stub has no __init__
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
-        chunks.append(chunk)
-        if size == expected or not message.get("more_body"):
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    try:
+        # Without a deadline a client that stops sending holds its connection, and a stopping server, for ever.
+        with deadlines:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":  # the client went away
+                    # BlackSheep's own error for this (its stub has no __init__).
+                    raise MessageAborted()  # type: ignore[no-untyped-call]
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    raise Problem("payload-too-large", f"the body exceeds the limit of {limit} bytes")
+                chunks.append(chunk)
+                if size == expected or not message.get("more_body"):
+                    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    except TimeoutError:
+        # The rest of the body may still come: the connection cannot carry another request, so it is closed.
+        detail = f"the body did not arrive in full within {deadlines.timeout_s:g} s ({size} bytes came)"
+        raise Problem("request-timeout", detail, headers={"Connection": "close"}) from None
 
 
 def header(request: Request, name: bytes) -> str | None:
@@ -93,6 +104,17 @@ def route_value(request: Request, name: str) -> str:
 def render(reply: Reply) -> Response:
     headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()] if reply.headers else None
     return Response(reply.status, headers, Content(JSON, reply.body))
+
+
+CLIENT_CLOSED_REQUEST = 499
+"""The status (nginx's) of a request whose client left before sending its whole body: nobody receives the answer,
+but the access log shows it, as a client's doing and not a failure of the service."""
+
+
+def client_gone(request: Request) -> Response:
+    """The answer to a request whose client went away: normal on the Internet, so one debug line, no traceback."""
+    log.debug("client went away before sending the whole body of %s %s", request.method, request.path)
+    return Response(CLIENT_CLOSED_REQUEST, None, None)
 
 
 def routed(run: Handler) -> Handler:
@@ -121,6 +143,7 @@ class Service:
         self.analysis_loaded: asyncio.Future[None] | None = None
         self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
         self.in_flight = InFlight()
+        self.body_deadlines = Deadlines(settings.body_timeout_s)
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
         self._openapi = orjson.dumps(openapi_document(INTERFACE_VERSION))
         self._manifest = orjson.dumps(manifest_document(__version__, INTERFACE_VERSION))
@@ -174,6 +197,8 @@ class Service:
                     return render(await handler(request))
             except Problem as problem:
                 return self.problem(request, problem)
+            except MessageAborted:
+                return client_gone(request)
             except Exception:
                 # Logs the failure and the path only: headers and bodies may carry secrets.
                 log.exception("unhandled error on %s %s", request.method, request.path)
@@ -193,7 +218,8 @@ class Service:
     # Handlers -------------------------------------------------------------------------------------
 
     def body(self, request: Request) -> Awaitable[bytes]:
-        return read_body(request, self.settings.max_body_bytes)  # the coroutine itself: one frame less per request
+        # The coroutine itself: one frame less per request.
+        return read_body(request, self.settings.max_body_bytes, self.body_deadlines)
 
     async def mint(self, request: Request) -> Reply:
         body = await self.body(request)
@@ -263,6 +289,8 @@ class Service:
         except Problem as problem:
             problem.headers = headers | problem.headers
             return self.problem(request, problem, error_code=False)
+        except MessageAborted:
+            return client_gone(request)
         except Exception:
             log.exception("unhandled error on %s %s", request.method, request.path)
             failure = Problem("internal-error", "the service failed; retry later", headers=headers)

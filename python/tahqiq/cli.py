@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import math
 import os
+import socket
 import sys
 import time
 import uuid
@@ -273,12 +275,43 @@ async def _migrated(_store: Any, _settings: Settings) -> int:
     return 0  # _with_store has applied the migrations
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why `serve` cannot listen on host:port (a server already listens there, ours or another program's; an
+    address this machine does not have), or None when it can.
+
+    granian listens with SO_REUSEPORT, so a second server on a port in use would start without a word and share
+    the connections (and, ours, the SQLite file) with the first. A probe socket without SO_REUSEPORT cannot bind
+    where any socket listens, whatever its options; SO_REUSEADDR lets it bind past the TIME_WAIT connections a
+    server that has just stopped leaves behind. Another server starting in the instant between this probe and
+    granian's bind is not caught."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        return f"cannot listen on {where}: {exc.strerror}"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"{where} is already in use; stop the other server or choose another port with --port"
+            return f"cannot listen on {where}: {exc.strerror}"
+    return None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from granian import Granian
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
 
-    settings = _settings(args, host=args.host, port=args.port, workers=args.workers, areas=args.areas).with_secret_key()
+    settings = _settings(args, host=args.host, port=args.port, workers=args.workers, areas=args.areas)
+    if problem := _cannot_listen(settings.host, settings.port):  # before the key file and the store are touched
+        print(f"tahqiq serve: {problem}", file=sys.stderr)
+        return 1
+    settings = settings.with_secret_key()
     _with_store(argparse.Namespace(database_url=settings.database_url), _migrated)  # once, before the workers
     os.environ.update(settings.to_env())  # the workers rebuild the same settings from these
     Granian(

@@ -90,6 +90,12 @@ class Settings:
     max_body_bytes: int = _setting(
         "TAHQIQ_MAX_BODY_BYTES", "largest request body accepted (413 above)", default=1_048_576
     )
+    body_timeout_s: float = _setting(
+        "TAHQIQ_BODY_TIMEOUT_S",
+        "seconds a request body has to arrive in full, counted from when the service begins reading it; "
+        "later: 408 and the connection is closed",
+        default=30.0,
+    )
     problem_base: str = _setting(
         "TAHQIQ_PROBLEM_BASE",
         "base URI of problem types; empty means /problems on the serving host",
@@ -255,6 +261,7 @@ class Settings:
             if not low <= value <= high:
                 out.append(f"{_env(name)}: must be {low}..{high}, got {value}")
         for name, flow, fhigh in (
+            ("body_timeout_s", 0.01, 3600.0),
             ("upstream_timeout_s", 0.01, 600.0),
             ("retry_max_wait_s", 0.0, 600.0),
             ("breaker_reset_s", 0.01, 86_400.0),
@@ -342,7 +349,14 @@ def _convert(name: str, value: Any) -> Any:
         if not re.fullmatch(r"[+-]?\d+", text):
             raise ValueError(f"expected a whole number, got {value!r}")
         return int(text)
-    if name in ("processor_poll_s", "upstream_timeout_s", "retry_max_wait_s", "breaker_reset_s", "shutdown_wait_s"):
+    if name in (
+        "body_timeout_s",
+        "processor_poll_s",
+        "upstream_timeout_s",
+        "retry_max_wait_s",
+        "breaker_reset_s",
+        "shutdown_wait_s",
+    ):
         try:
             return float(text)
         except ValueError:

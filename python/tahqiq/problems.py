@@ -98,6 +98,15 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
             "The resource exists but does not answer this HTTP method; see the `Allow` header.",
         ),
         ProblemType(
+            "request-timeout",
+            "Request Timeout",
+            408,
+            "REQUEST_TIMEOUT",
+            "The request body did not arrive in full within the time the service allows (TAHQIQ_BODY_TIMEOUT_S, "
+            "counted from when the service began reading it). Nothing was done with it, and the service closed "
+            "the connection: send the whole request again on a new connection.",
+        ),
+        ProblemType(
             "idempotency-in-flight",
             "Request In Progress",
             409,
