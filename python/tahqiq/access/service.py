@@ -20,7 +20,7 @@ from tahqiq.access.coalesce import ReadCoalescer
 from tahqiq.access.roles import PENDING_READERS, ROLES, result_item_errors
 from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
-from tahqiq.core import fingerprint
+from tahqiq.json_body import json_object, json_object_and_fingerprint
 from tahqiq.problems import Problem, validation_error
 from tahqiq.ratelimit import rate_headers
 from tahqiq.reply import Reply
@@ -50,18 +50,6 @@ _BAD_APP_KEY = "missing or invalid application key: send `X-Service-App-Key: svc
 def iso(ts: float) -> str:
     """RFC 3339 in UTC with a Z, the form of every date-time tahqiq writes."""
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat().replace("+00:00", "Z")
-
-
-def _json_object(body: bytes, *, empty_ok: bool, status_slug: str) -> dict[str, Any]:
-    if empty_ok and not body.strip():
-        return {}
-    try:
-        value = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
-        raise Problem(status_slug, f"the body is not valid JSON ({exc}); send a JSON object") from None
-    if not isinstance(value, dict):
-        raise Problem(status_slug, f"the body must be a JSON object, not {type(value).__name__}")
-    return value
 
 
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
@@ -164,7 +152,7 @@ class AccessService:
         if agent is None or agent.status != "active":
             await self._count_failure(client, now)
             raise Problem("unauthorized", _BAD_API_KEY)
-        params = _json_object(body, empty_ok=True, status_slug="validation-error")
+        params = json_object(body, "validation-error", empty_ok=True)
         errors: dict[str, list[str]] = {}
         audience = self._settings.first_party_app_id
         if "audience" in params:
@@ -208,7 +196,7 @@ class AccessService:
 
     async def verify(self, app_key: str | None, body: bytes, client: str, now: float) -> Reply:
         app = await self.app_for_key(app_key, client, now)
-        params = _json_object(body, empty_ok=False, status_slug="validation-error")
+        params = json_object(body, "validation-error")
         token = params.get("token")
         if not isinstance(token, str) or not token:
             raise validation_error("token", "is required: the identity token to verify, as a string")
@@ -339,7 +327,7 @@ class AccessService:
         key = (idempotency_key or "").strip()
         if not _is_uuid4(key):
             raise validation_error("Idempotency-Key", "header is required and must be a UUID v4")
-        payload = self._parse_submission(role_path, body)
+        payload, body_fingerprint = self._parse_submission(role_path, path, body)
         await self._check_claims_exist(payload["results"], role_path)
         in_flight = (claims.agent_id, key.lower())
         if in_flight in self._in_flight:
@@ -350,12 +338,13 @@ class AccessService:
             )
         self._in_flight.add(in_flight)
         try:
-            return await self._accept(claims, role_path, path, key.lower(), body, payload, now)
+            return await self._accept(claims, role_path, key.lower(), body_fingerprint, payload, now)
         finally:
             self._in_flight.discard(in_flight)
 
-    def _parse_submission(self, role_id: str, body: bytes) -> dict[str, Any]:
-        payload = _json_object(body, empty_ok=False, status_slug="invalid-submission")
+    def _parse_submission(self, role_id: str, path: str, body: bytes) -> tuple[dict[str, Any], str]:
+        """The payload and its idempotency fingerprint, or a 400 that names what is wrong (nothing is stored)."""
+        payload, body_fingerprint = json_object_and_fingerprint(body, f"POST {path}", "invalid-submission")
         errors: dict[str, list[str]] = {}
         work_type = payload.get("work_type")
         if not isinstance(work_type, str) or not work_type.strip() or len(work_type) > MAX_WORK_TYPE_CHARS:
@@ -382,7 +371,7 @@ class AccessService:
                 f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
                 errors=errors,
             )
-        return payload
+        return payload, body_fingerprint
 
     async def _check_claims_exist(self, results: list[dict[str, Any]], role_id: str) -> None:
         if role_id == "claim_splitter":
@@ -402,9 +391,8 @@ class AccessService:
         self,
         claims: TokenClaims,
         role_id: str,
-        path: str,
         key: str,
-        body: bytes,
+        body_fingerprint: str,
         payload: dict[str, Any],
         now: float,
     ) -> Reply:
@@ -426,7 +414,7 @@ class AccessService:
             response_status=202,
             response_body=answer,
         )
-        outcome = await self._store.accept_submission(new, key, fingerprint(body, context=f"POST {path}"), rate, now)
+        outcome = await self._store.accept_submission(new, key, body_fingerprint, rate, now)
         if isinstance(outcome, Accepted):
             self._on_accept()
             return Reply(202, answer, rate_headers(outcome.rate, rate.window_s))
