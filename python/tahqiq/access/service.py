@@ -86,6 +86,39 @@ def _nul_paths(value: Any, path: str) -> list[str]:
     return out
 
 
+def parse_submission(role_id: str, path: str, body: bytes) -> tuple[dict[str, Any], str]:
+    """A submission's payload and its idempotency fingerprint (`path` is the request's), or a 400 that names what is
+    wrong. Everything about the body is checked here but whether its claims exist (which needs the store)."""
+    payload, body_fingerprint = json_object_and_fingerprint(body, f"POST {path}", "invalid-submission")
+    errors: dict[str, list[str]] = {}
+    work_type = payload.get("work_type")
+    if not isinstance(work_type, str) or not work_type.strip() or len(work_type) > MAX_WORK_TYPE_CHARS:
+        errors["work_type"] = [f"must be a non-empty string of at most {MAX_WORK_TYPE_CHARS} characters"]
+    results = payload.get("results")
+    if not isinstance(results, list) or not results:
+        errors["results"] = ["must be a non-empty array of result objects"]
+    else:
+        for index, item in enumerate(results):
+            for message in result_item_errors(role_id, index, item):
+                errors.setdefault(message.split(" ", 1)[0], []).append(message)
+    if "metadata" in payload and not isinstance(payload["metadata"], dict):
+        errors["metadata"] = ["must be an object when given"]
+    if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
+        for where in _nul_paths(payload, ""):
+            errors.setdefault(where or "body", []).append(
+                "must not contain the NUL character (U+0000), which the store cannot keep"
+            )
+    if errors:
+        name, messages = next(iter(errors.items()))
+        first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
+        raise Problem(
+            "invalid-submission",
+            f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+            errors=errors,
+        )
+    return payload, body_fingerprint
+
+
 def claim_json(c: Claim) -> dict[str, Any]:
     return {"claim_id": c.claim_id, "text": c.text, "status": c.status, "created_at": iso(c.created_at)}
 
@@ -327,7 +360,7 @@ class AccessService:
         key = (idempotency_key or "").strip()
         if not _is_uuid4(key):
             raise validation_error("Idempotency-Key", "header is required and must be a UUID v4")
-        payload, body_fingerprint = self._parse_submission(role_path, path, body)
+        payload, body_fingerprint = parse_submission(role_path, path, body)
         await self._check_claims_exist(payload["results"], role_path)
         in_flight = (claims.agent_id, key.lower())
         if in_flight in self._in_flight:
@@ -341,37 +374,6 @@ class AccessService:
             return await self._accept(claims, role_path, key.lower(), body_fingerprint, payload, now)
         finally:
             self._in_flight.discard(in_flight)
-
-    def _parse_submission(self, role_id: str, path: str, body: bytes) -> tuple[dict[str, Any], str]:
-        """The payload and its idempotency fingerprint, or a 400 that names what is wrong (nothing is stored)."""
-        payload, body_fingerprint = json_object_and_fingerprint(body, f"POST {path}", "invalid-submission")
-        errors: dict[str, list[str]] = {}
-        work_type = payload.get("work_type")
-        if not isinstance(work_type, str) or not work_type.strip() or len(work_type) > MAX_WORK_TYPE_CHARS:
-            errors["work_type"] = [f"must be a non-empty string of at most {MAX_WORK_TYPE_CHARS} characters"]
-        results = payload.get("results")
-        if not isinstance(results, list) or not results:
-            errors["results"] = ["must be a non-empty array of result objects"]
-        else:
-            for index, item in enumerate(results):
-                for message in result_item_errors(role_id, index, item):
-                    errors.setdefault(message.split(" ", 1)[0], []).append(message)
-        if "metadata" in payload and not isinstance(payload["metadata"], dict):
-            errors["metadata"] = ["must be an object when given"]
-        if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
-            for where in _nul_paths(payload, ""):
-                errors.setdefault(where or "body", []).append(
-                    "must not contain the NUL character (U+0000), which the store cannot keep"
-                )
-        if errors:
-            name, messages = next(iter(errors.items()))
-            first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
-            raise Problem(
-                "invalid-submission",
-                f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
-                errors=errors,
-            )
-        return payload, body_fingerprint
 
     async def _check_claims_exist(self, results: list[dict[str, Any]], role_id: str) -> None:
         if role_id == "claim_splitter":
