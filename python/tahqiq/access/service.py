@@ -69,6 +69,17 @@ def _is_uuid4(value: str) -> bool:
     return _UUID4.fullmatch(value) is not None
 
 
+def submission_path_methods(segment: str) -> tuple[str, ...]:
+    """The methods `submissions/{segment}` answers: POST for a role's name, GET for a submission id (a UUID), and
+    both for anything else, so that a wrong name still gets its 404 or 422. The OpenAPI description gives each role
+    a path of its own and the status its template; this keeps the server's 405s and `Allow` to what it says."""
+    if segment in ROLES:
+        return ("POST",)
+    if _uuid(segment) is not None:
+        return ("GET",)
+    return ("GET", "POST")
+
+
 def _nul_paths(value: Any, path: str) -> list[str]:
     """Where NUL characters are in a parsed JSON value: `results[0].text`, or the object whose key holds one."""
     if isinstance(value, str):
