@@ -1,8 +1,9 @@
 """The operations of Area A, from parsed request parts to a reply or a `Problem`.
 
-Order of checks on work endpoints: body size (app) -> identity token -> path -> role -> Idempotency-Key ->
-body -> in-flight key -> store (replay, key reuse, rate limit, durable accept). Answers given before the store
-is reached are not remembered, so a client may correct its request and retry with the same key.
+Order of checks on work endpoints: the method the path takes (app, 405: `submission_path_methods`) -> body size
+(app) -> identity token -> path -> role -> Idempotency-Key -> body (`tahqiq.json_body`, then the payload's shape)
+-> in-flight key -> store (replay, key reuse, rate limit, durable accept). Answers given before the store is
+reached are not remembered, so a client may correct its request and retry with the same key.
 """
 
 from __future__ import annotations
