@@ -3,7 +3,8 @@ says what to fix, and leaves nothing stored.
 
 Statuses (decisions.md, README): 400 for an invalid submission payload or malformed JSON on submissions; 422 for
 minting and verification parameters, malformed JSON there, idempotency keys and role paths that break the
-pattern; 404 for a role that does not exist; 403 for another role; 413 for oversized bodies.
+pattern; 404 for a role that does not exist; 403 for another role; 413 for oversized bodies. A JSON body with a key
+twice in one object, or nested deeper than 128 levels, is malformed JSON on every route that takes one.
 """
 
 from __future__ import annotations
@@ -15,16 +16,27 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tahqiq.core import canonical_json
 
-from tests.hardening_support import MINT, VERIFY, Deployment, assert_problem, new_key, submit_path
+from tests.hardening_support import FIRST_PARTY_APP_ID, MINT, VERIFY, Deployment, assert_problem, new_key, submit_path
+from tests.json_strategies import json_texts, submission_texts
 
 MAX_BODY = 4096
 
 
 @pytest.fixture(scope="module")
 def dep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    env = {"TAHQIQ_MAX_BODY_BYTES": str(MAX_BODY), "TAHQIQ_AUTH_FAILURE_RATE": "1000/60s"}
+    env = {
+        "TAHQIQ_MAX_BODY_BYTES": str(MAX_BODY),
+        "TAHQIQ_AUTH_FAILURE_RATE": "1000/60s",
+        # the drawn bodies below are many requests: they must meet the parser, not the rate limits
+        "TAHQIQ_SUBMISSION_RATE": "100000/60s",
+        "TAHQIQ_SUMMARIZE_RATE": "100000/60s",
+    }
     with Deployment.sqlite(tmp_path_factory.mktemp("bad-input"), **env) as d:
         yield d
 
@@ -435,6 +447,157 @@ def test_unknown_paths_and_methods(dep: Deployment) -> None:
         assert response.headers["content-type"].startswith("application/problem+json")
 
 
+# Repeated keys and deep nesting: JSON that orjson reads and the canonical-JSON kernel refuses ---------------------
+# (issue 18) These gave 500 on submissions (the fingerprint's ValueError), and elsewhere the last value of a repeated
+# key was silently taken. Every JSON body route now refuses both shapes, naming the place, before the store.
+
+LIMIT = 128  # the kernel's MAX_DEPTH (rust/src/fingerprint.rs): levels of arrays and objects, the body being 1
+ANALYSIS_POSTS = ("/ner", "/wsd", "/morph", "/re", "/dialect/corpus", "/dialect/corpus/glossary")
+SUMMARIZE = "/api/ai/summarize"
+
+
+def nested(levels: int) -> str:
+    """A value that is `levels` objects deep."""
+    return '{"a":' * levels + "1" + "}" * levels
+
+
+def item_members(role: str, claim_id: int) -> str:
+    """The members of a result item this role accepts, as JSON text."""
+    return {
+        "claim_splitter": '"text":"a claim"',
+        "evidence_seeker": f'"claim_id":{claim_id}',
+        "methodology_critic": f'"claim_id":{claim_id}',
+        "judge": f'"claim_id":{claim_id},"verdict":"false"',
+    }[role]
+
+
+def refused_submissions(role: str, claim_id: int) -> list[tuple[str, str]]:
+    """(body, the place `errors` names): each shape in each place a submission keeps JSON."""
+    item = item_members(role, claim_id)
+    first = item.split(",")[0]
+    return [
+        ('{"work_type":"w","work_type":"v","results":[{' + item + "}]}", "body"),
+        ('{"work_type":"w","results":[{' + item + "," + first + "}]}", "results[0]"),
+        ('{"work_type":"w","results":[{' + item + '}],"metadata":{"m":1,"\\u006d":2}}', "metadata"),
+        ('{"work_type":"w","results":[{' + item + '}],"metadata":' + nested(LIMIT) + "}", "metadata"),
+        ('{"work_type":"w","results":[{' + item + "},{" + item + ',"note":' + nested(LIMIT - 2) + "}]}", "results[1]"),
+    ]
+
+
+def assert_says_what(doc: dict[str, Any]) -> None:
+    assert (
+        "twice" in doc["detail"]
+        or f"levels deep, in {next(iter(doc['errors']))}; the limit is {LIMIT}" in (doc["detail"])
+    ), doc
+
+
+@pytest.mark.parametrize("role", ["claim_splitter", "evidence_seeker", "methodology_critic", "judge"])
+def test_submission_repeating_a_key_or_nesting_too_deep_is_400_and_stores_nothing(
+    dep: Deployment, tokens: dict[str, str], claim_id: int, role: str
+) -> None:
+    check_repeated_and_deep(dep, tokens[role], role, claim_id)
+
+
+def check_repeated_and_deep(dep: Deployment, token: str, role: str, claim_id: int) -> None:
+    """Each refused body: 400 naming the place, nothing stored; then a good body with the same key is accepted
+    (its metadata nested exactly to the limit)."""
+    good = '{"work_type":"w","results":[{' + item_members(role, claim_id) + '}],"metadata":' + nested(LIMIT - 1) + "}"
+    for body, where in refused_submissions(role, claim_id):
+        key = new_key()
+        before = dep.counts()
+        response = dep.submit(role, None, token=token, key=key, raw=body.encode())
+        doc = assert_problem(response, 400, submit_path(role), error_code="INVALID_SUBMISSION", errors=[where])
+        assert_says_what(doc)
+        assert "X-RateLimit-Limit" in response.headers
+        assert dep.counts() == before, body
+        retry = dep.submit(role, None, token=token, key=key, raw=good.encode())
+        assert retry.status_code == 202, retry.text
+        assert "Idempotent-Replayed" not in retry.headers
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ('{"ttl":900,"ttl":60}', "body"),
+        ('{"audience":"' + FIRST_PARTY_APP_ID + '","ttl":900,"note":' + nested(LIMIT) + "}", "note"),
+    ],
+)
+def test_mint_repeating_a_key_or_nesting_too_deep_is_422(dep: Deployment, body: str, where: str) -> None:
+    response = dep.post(MINT, content=body.encode(), headers={"Authorization": f"Bearer {dep.api_keys['judge']}"})
+    assert_says_what(assert_problem(response, 422, MINT, error_code="VALIDATION_ERROR", errors=[where]))
+
+
+@pytest.mark.parametrize(
+    ("body", "where"), [('{"token":"x","token":"y"}', "body"), ('{"token":"x","note":' + nested(LIMIT) + "}", "note")]
+)
+def test_verify_repeating_a_key_or_nesting_too_deep_is_422(dep: Deployment, body: str, where: str) -> None:
+    response = dep.post(
+        VERIFY, content=body.encode(), headers={**dep.app_headers(), "Content-Type": "application/json"}
+    )
+    assert_says_what(assert_problem(response, 422, VERIFY, error_code="VALIDATION_ERROR", errors=[where]))
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ('{"text":"Hello there.","text":"Hi."}', "body"),
+        ('{"text":"Hello there.","length":' + nested(LIMIT) + "}", "length"),
+    ],
+)
+def test_summarize_repeating_a_key_or_nesting_too_deep_is_422(dep: Deployment, body: str, where: str) -> None:
+    response = dep.post(SUMMARIZE, content=body.encode(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    doc = response.json()
+    assert doc["type"].endswith("/problems/validation-error") and "error_code" not in doc  # Area B's documents
+    assert list(doc["errors"]) == [where]
+    assert_says_what(doc)
+
+
+@pytest.mark.parametrize("path", ANALYSIS_POSTS)
+def test_analysis_repeating_a_key_or_nesting_too_deep_is_422(dep: Deployment, path: str) -> None:
+    for body, where in (
+        ('{"text":"ذهب الولد","text":"ذهب"}', "body"),
+        ('{"text":' + nested(LIMIT) + "}", "text"),
+    ):
+        response = dep.post(path, content=body.encode(), headers={"Content-Type": "application/json"})
+        assert_says_what(assert_problem(response, 422, path, error_code="VALIDATION_ERROR", errors=[where]))
+
+
+def drawn_request(dep: Deployment, tokens: dict[str, str], route: str, role: str, body: bytes) -> httpx.Response:
+    json_type = {"Content-Type": "application/json"}
+    if route == "submit":
+        return dep.submit(role, None, token=tokens[role], raw=body)
+    headers = {
+        MINT: {"Authorization": f"Bearer {dep.api_keys[role]}"},
+        VERIFY: dep.app_headers(),
+    }.get(route, {})
+    return dep.post(route, content=body, headers={**json_type, **headers})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    route=st.sampled_from(["submit", MINT, VERIFY, SUMMARIZE, "/dialect/corpus/glossary"]),
+    role=st.sampled_from(["claim_splitter", "evidence_seeker", "methodology_critic", "judge"]),
+    text=json_texts | submission_texts(),
+)
+def test_drawn_bodies_never_get_a_5xx(
+    dep: Deployment, tokens: dict[str, str], route: str, role: str, text: str
+) -> None:
+    """Drawn JSON texts, many repeating keys or nesting around the limits (128, orjson's 1024): never a 5xx; a
+    JSON object the kernel refuses is the route's 400 or 422 problem naming the shape."""
+    body = text.encode()
+    response = drawn_request(dep, tokens, route, role, body)
+    assert response.status_code < 500, (route, text[:300], response.text)
+    try:
+        canonical_json(body)
+    except ValueError:
+        if text.startswith("{") and response.status_code != 413:
+            assert response.status_code == (400 if route == "submit" else 422), (route, text[:300], response.text)
+            assert response.headers["content-type"].startswith("application/problem+json")
+            assert any(word in response.json()["detail"] for word in ("twice", "times", "levels deep")), response.text
+
+
 # PostgreSQL: the same answers for the inputs that differ between the stores ---------------------------------
 
 
@@ -444,6 +607,7 @@ def test_postgres_unicode_and_nul(pg_url: str, tmp_path: Path) -> None:
         for text in ("a\u0000b", "\u0000"):
             check_nul(d, toks[SPLIT], text)
         check_odd_unicode(d, toks)
+        check_repeated_and_deep(d, toks[SPLIT], SPLIT, 0)
         before = d.counts()
         response = d.submit(SPLIT, None, token=toks[SPLIT], raw=b'{"work_type": "w", "results": [{"text": "\\ud800"}]}')
         assert_problem(response, 400, submit_path(SPLIT), error_code="INVALID_SUBMISSION")

@@ -14,6 +14,7 @@ import pytest
 import reference_jcs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from json_strategies import json_values
 from tahqiq.core import canonical_json, fingerprint
 
 # --- RFC 8785 examples -------------------------------------------------------------------------------------
@@ -109,26 +110,6 @@ def test_canonical_examples(body: bytes, expected: bytes) -> None:
 
 
 # --- Properties -------------------------------------------------------------------------------------------
-
-text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=12)
-# Keys drawn to stress the UTF-16 ordering: BMP above the surrogates, supplementary, Arabic, controls.
-key_text = st.one_of(
-    text,
-    st.text(
-        alphabet=st.sampled_from(["a", "b", "\x00", "\n", '"', "\\", "\u0627", "\ue000", "\ufb33", "\uffff"])
-        | st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF, exclude_categories=("Cs",)),
-        max_size=4,
-    ),
-)
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**53), max_value=2**53)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | text,
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(key_text, children, max_size=5),
-    max_leaves=25,
-)
 
 
 def dumps_variants(value: Any, rnd: random.Random) -> list[bytes]:

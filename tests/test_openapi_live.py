@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -52,16 +53,25 @@ def shape(path: str) -> str:
     return re.sub(r"{\w+}", "{}", path)
 
 
+def matches(template: str, path: str) -> bool:
+    """Whether a served route's `template` answers `path` (a described path; its own templates match any segment)."""
+    return re.fullmatch(re.sub(r"\\{\w+\\}", "[^/]+", re.escape(template)), shape(path).replace("{}", "x")) is not None
+
+
 def test_document(dep: Deployment) -> None:
     doc = dep.get("/agents/openapi.json").json()
     assert doc["openapi"] == "3.1.0"
     assert doc["info"]["version"] == "1.0.0"
-    # OpenAPI allows one template name per path shape: compare the shapes
-    described = {(m, shape(p)) for p, ops in doc["paths"].items() for m in ops}
-    served = {(m, shape(p)) for m, p in served_routes() if p.startswith("/agents") or p.startswith("/.well-known")}
+    # Every described operation is served, and every served route is described (by a path of its shape, or, for
+    # submissions, by one concrete path per role: OpenAPI allows one template per path shape)
+    described = {(m, p) for p, ops in doc["paths"].items() for m in ops}
+    served = {(m, p) for m, p in served_routes() if p.startswith("/agents") or p.startswith("/.well-known")}
     assert served, "the routes were not found"
-    assert served <= described, served - described
-    assert described <= served, described - served
+    for method, path in described:
+        assert any(m == method and matches(p, path) for m, p in served), (method, path)
+    for method, template in served:
+        assert any(m == method and matches(template, p) for m, p in described), (method, template)
+    assert len({shape(p) for p in doc["paths"]}) == len(doc["paths"]), "two templates of one shape"
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
             assert "summary" in op and "responses" in op, (method, path)
@@ -71,7 +81,36 @@ def test_document(dep: Deployment) -> None:
     manifest = dep.get("/agents/manifest.json").json()
     for entry in manifest["endpoints"].values():
         method, path = entry.split(" ", 1)
-        assert (method.lower(), shape(path)) in described, entry
+        assert any(m == method.lower() and matches(path, p) for m, p in described), entry
+
+
+@pytest.mark.parametrize(
+    ("method", "segment", "status", "allow"),
+    [
+        ("GET", "judge", 405, "POST"),  # a role's path takes submissions only
+        ("OPTIONS", "judge", 405, "POST"),
+        ("POST", "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70", 405, "GET"),  # a submission id is only read
+        ("OPTIONS", "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70", 405, "GET"),
+        ("PUT", "auditor", 405, "GET, POST"),  # neither: both answer, with their 404 or 422
+        ("GET", "auditor", 404, None),
+        ("POST", "auditor", 404, None),
+        ("POST", "Judge", 422, None),
+    ],
+)
+def test_submission_paths_answer_the_methods_the_description_gives(
+    dep: Deployment, method: str, segment: str, status: int, allow: str | None
+) -> None:
+    """The description has a path per role (POST) and the status template (GET) under submissions/; the server
+    answers 405 with that `Allow` for the other method, where the segment says which path it is."""
+    headers = {"X-Service-Agent-Identity": dep.token("judge"), "Idempotency-Key": str(uuid.uuid4())}
+    response = dep.request(method, f"/agents/access-core/submissions/{segment}", headers=headers, json={})
+    assert response.status_code == status, response.text
+    assert response.headers.get("allow") == allow
+    doc = dep.get("/agents/openapi.json").json()
+    if segment == "judge":
+        assert list(doc["paths"]["/agents/access-core/submissions/judge"]) == ["post"]
+    elif allow == "GET":
+        assert list(doc["paths"]["/agents/access-core/submissions/{submission_id}"]) == ["get"]
 
 
 def schemathesis(dep: Deployment, headers: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:

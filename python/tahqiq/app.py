@@ -23,7 +23,7 @@ from blacksheep.server.routing import Router
 from tahqiq import __version__
 from tahqiq.access.openapi import manifest_document, openapi_document
 from tahqiq.access.processor import Processor
-from tahqiq.access.service import AccessService
+from tahqiq.access.service import AccessService, submission_path_methods
 from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.runner import AnalysisCall, AnalysisConfig, AnalysisRunner, Operation
 from tahqiq.analysis.service import AnalysisService, Params
@@ -41,6 +41,7 @@ log = logging.getLogger("tahqiq")
 JSON = b"application/json"
 PROBLEM_JSON = b"application/problem+json"
 INTERFACE_VERSION = "1.0.0"
+SUBMISSIONS = "/agents/access-core/submissions/"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -230,6 +231,8 @@ class Service:
         return await self.access.verify(header(request, b"x-service-app-key"), body, request.client_ip, time.time())
 
     async def submit(self, request: Request) -> Reply:
+        if "POST" not in submission_path_methods(route_value(request, "role_id")):
+            raise self.method_not_allowed(request)
         body = await self.body(request)
         now = time.time()
         claims = await self.access.identify(header(request, b"x-service-agent-identity"), now)
@@ -255,6 +258,8 @@ class Service:
         return values[0]
 
     async def submission_status(self, request: Request) -> Reply:
+        if "GET" not in submission_path_methods(route_value(request, "submission_id")):
+            raise self.method_not_allowed(request)
         claims = await self._identified(request)
         return await self.access.submission_status(claims, route_value(request, "submission_id"))
 
@@ -374,22 +379,30 @@ class Service:
             return self.problem(request, Problem("not-found", "there is no such problem type"))
         return Response(200, None, Content(b"text/html; charset=utf-8", page.encode()))
 
-    async def not_found(self, request: Request) -> Response:
-        """404 for a path nothing serves; 405 with `Allow` for a path served under other methods."""
-        allowed = [
+    def allowed_methods(self, path: str) -> list[str]:
+        """The methods that some route answers at `path` (under submissions/, those its segment's kind takes)."""
+        methods = [
             method
             for method in ("GET", "POST")
-            if method != request.method
-            and (match := self.router.get_match_by_method_and_path(method, request.path)) is not None
-            and match.pattern != b"*"
+            if (match := self.router.get_match_by_method_and_path(method, path)) is not None and match.pattern != b"*"
         ]
-        if allowed:
-            problem = Problem(
-                "method-not-allowed",
-                f"{request.path} does not answer {request.method}; use {' or '.join(allowed)}",
-                headers={"Allow": ", ".join(allowed)},
-            )
-            return self.problem(request, problem)
+        segment = path.removeprefix(SUBMISSIONS)
+        if segment != path and "/" not in segment:
+            methods = [method for method in methods if method in submission_path_methods(segment)]
+        return methods
+
+    def method_not_allowed(self, request: Request) -> Problem:
+        allowed = [method for method in self.allowed_methods(request.path) if method != request.method]
+        return Problem(
+            "method-not-allowed",
+            f"{request.path} does not answer {request.method}; use {' or '.join(allowed)}",
+            headers={"Allow": ", ".join(allowed)},
+        )
+
+    async def not_found(self, request: Request) -> Response:
+        """404 for a path nothing serves; 405 with `Allow` for a path served under other methods."""
+        if any(method != request.method for method in self.allowed_methods(request.path)):
+            return self.problem(request, self.method_not_allowed(request))
         return self.problem(request, Problem("not-found", f"nothing answers {request.method} {request.path}"))
 
 

@@ -12,6 +12,39 @@ from tahqiq.access.roles import ROLES
 
 UUID = {"type": "string", "format": "uuid"}
 DATE_TIME = {"type": "string", "format": "date-time"}
+# The white space of Python's str.strip() (every code point whose str.isspace() is true), which the server uses to
+# call a string blank; ECMA-262's \s differs (it leaves out U+001C-U+001F and U+0085, and takes U+FEFF).
+PYTHON_SPACE = "\\t-\\r\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+# Not blank, and no NUL (U+0000, which the store cannot keep): what the server asks of work_type, text and verdict.
+NON_BLANK_PATTERN = f"^[^\\u0000]*[^\\u0000{PYTHON_SPACE}][^\\u0000]*$"
+NON_BLANK = {"type": "string", "pattern": NON_BLANK_PATTERN}
+CLAIM_ID = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 2**63 - 1,
+    "description": "an existing claim; written as an integer (1, not 1.0: JSON Schema cannot tell them apart)",
+}
+# What each role's result items must hold (tahqiq.access.roles.result_item_errors); other members are kept.
+RESULT_ITEMS: dict[str, dict[str, Any]] = {
+    "claim_splitter": {
+        "type": "object",
+        "required": ["text"],
+        "properties": {"text": {**NON_BLANK, "description": "the claim's text"}},
+    },
+    "evidence_seeker": {"type": "object", "required": ["claim_id"], "properties": {"claim_id": CLAIM_ID}},
+    "methodology_critic": {"type": "object", "required": ["claim_id"], "properties": {"claim_id": CLAIM_ID}},
+    "judge": {
+        "type": "object",
+        "required": ["claim_id", "verdict"],
+        "properties": {"claim_id": CLAIM_ID, "verdict": NON_BLANK},
+    },
+}
+RESULT_EXAMPLES: dict[str, dict[str, Any]] = {
+    "claim_splitter": {"text": "The earth is flat", "source": "example"},
+    "evidence_seeker": {"claim_id": 1, "evidence": "satellite images"},
+    "methodology_critic": {"claim_id": 1, "critique": "the source is anonymous"},
+    "judge": {"claim_id": 1, "verdict": "false"},
+}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -71,6 +104,76 @@ def _queue(summary: str, readers: str) -> dict[str, Any]:
                 "403": _problem("The agent's role may not read this queue."),
                 "422": _problem("Invalid `limit`."),
                 "500": COMMON_ERRORS["500"],
+            },
+        }
+    }
+
+
+def _schema_name(role: str) -> str:
+    """`claim_splitter` -> `ClaimSplitter`."""
+    return "".join(part.title() for part in role.split("_"))
+
+
+def _submission_payload(role: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["work_type", "results"],
+        "description": "Anywhere in the body: strings and keys without NUL (U+0000), each key once per object, "
+        "arrays and objects nested at most 128 levels (the body is level 1). Else 400, naming the place.",
+        "properties": {
+            "work_type": {**NON_BLANK, "maxLength": 200},
+            "results": {
+                "type": "array",
+                "minItems": 1,
+                "items": _ref(f"{_schema_name(role)}Result"),
+                "description": "An item whose claim_id names no claim is refused with 400 naming its index.",
+            },
+            "metadata": {"type": "object"},
+        },
+        "examples": [{"work_type": "example", "results": [RESULT_EXAMPLES[role]], "metadata": {"source": "example"}}],
+    }
+
+
+def _submit(role: str, identity_401: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": f"Submit {role} work",
+            "description": f"For an agent whose role is {role}. Under submissions/, a name that is no role is 404 "
+            "(422 when it breaks ^[a-z_]+$), and a submission id answers GET only (405).",
+            "security": IDENTITY,
+            "parameters": [
+                {
+                    "name": "Idempotency-Key",
+                    "in": "header",
+                    "required": True,
+                    "schema": {
+                        "type": "string",
+                        "format": "uuid",
+                        "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-"
+                        "[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
+                    },
+                    "description": "UUID v4; the same key and body replays the first answer",
+                },
+            ],
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _ref(f"{_schema_name(role)}Submission")}},
+            },
+            "responses": {
+                "202": _json(
+                    _ref("SubmissionAck"),
+                    "Accepted and stored; `Idempotent-Replayed: true` marks a replay.",
+                    {**RATE_HEADERS, "Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}}},
+                ),
+                "400": _problem("Invalid submission payload; `errors` names the fields.", RATE_HEADERS),
+                "401": identity_401,
+                "403": _problem(f"The agent's role is not {role}.", RATE_HEADERS),
+                "409": _problem("A request with this key is in flight.", {**RATE_HEADERS, **RETRY_AFTER}),
+                "422": _problem(
+                    "Missing or invalid Idempotency-Key, or a key reused for another request.", RATE_HEADERS
+                ),
+                "429": _problem("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
+                **COMMON_ERRORS,
             },
         }
     }
@@ -152,30 +255,6 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "message": {"type": "string"},
             },
         },
-        "SubmissionPayload": {
-            "type": "object",
-            "required": ["work_type", "results"],
-            "properties": {
-                "work_type": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
-                "results": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {"type": "object"},
-                    "description": "What an item needs depends on the path's role: claim_splitter {text}; "
-                    "evidence_seeker, methodology_critic {claim_id} of an existing claim; judge {claim_id, "
-                    "verdict}. Other fields are kept as given. An item that lacks what its role needs, or names "
-                    "a claim that does not exist, is refused with 400 naming its index.",
-                },
-                "metadata": {"type": "object"},
-            },
-            "examples": [
-                {
-                    "work_type": "example",
-                    "results": [{"text": "The earth is flat", "claim_id": 1, "verdict": "false"}],
-                    "metadata": {"source": "example"},
-                }
-            ],
-        },
         "SubmissionAck": {
             "type": "object",
             "required": ["submission_id", "status", "message"],
@@ -249,6 +328,9 @@ def openapi_document(version: str) -> dict[str, Any]:
             "properties": {"data": {"type": "array", "items": _ref("Artifact")}},
         },
     }
+    for role in ROLES:
+        schemas[f"{_schema_name(role)}Result"] = {**RESULT_ITEMS[role], "examples": [RESULT_EXAMPLES[role]]}
+        schemas[f"{_schema_name(role)}Submission"] = _submission_payload(role)
     identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
     paths: dict[str, Any] = {
         "/agents/manifest.json": {
@@ -315,15 +397,16 @@ def openapi_document(version: str) -> dict[str, Any]:
                 },
             }
         },
-        "/agents/access-core/submissions/{role_id}": {
+        # One path per role for submitting (each with its role's result items), and the status of a submission
+        # under the same prefix: OpenAPI allows one template per path shape, and these are not the same parameter.
+        **{f"/agents/access-core/submissions/{role}": _submit(role, identity_401) for role in ROLES},
+        "/agents/access-core/submissions/{submission_id}": {
             "get": {
                 "summary": "Status of one of the agent's submissions",
-                "description": "The path segment is a submission_id here (OpenAPI allows one template name per "
-                "path shape, and the POST of this path names it role_id).",
                 "security": IDENTITY,
                 "parameters": [
                     {
-                        "name": "role_id",
+                        "name": "submission_id",
                         "in": "path",
                         "required": True,
                         "schema": UUID,
@@ -335,55 +418,6 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "401": identity_401,
                     "404": _problem("No such submission of this agent."),
                     "500": COMMON_ERRORS["500"],
-                },
-            },
-            "post": {
-                "summary": "Submit agent work",
-                "security": IDENTITY,
-                "parameters": [
-                    {
-                        "name": "role_id",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string", "pattern": "^[a-z_]+$", "enum": list(ROLES)},
-                        "description": f"one of {', '.join(ROLES)}; must be the agent's role (another name that "
-                        "matches the pattern is 404, one that breaks it 422)",
-                    },
-                    {
-                        "name": "Idempotency-Key",
-                        "in": "header",
-                        "required": True,
-                        "schema": {
-                            "type": "string",
-                            "format": "uuid",
-                            "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-"
-                            "[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$",
-                        },
-                        "description": "UUID v4; the same key and body replays the first answer",
-                    },
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": _ref("SubmissionPayload")}},
-                },
-                "responses": {
-                    "202": _json(
-                        _ref("SubmissionAck"),
-                        "Accepted and stored; `Idempotent-Replayed: true` marks a replay.",
-                        {**RATE_HEADERS, "Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}}},
-                    ),
-                    "400": _problem("Invalid submission payload; `errors` names the fields.", RATE_HEADERS),
-                    "401": identity_401,
-                    "403": _problem("The agent is not authorised for this role.", RATE_HEADERS),
-                    "404": _problem("The role_id names no role.", RATE_HEADERS),
-                    "409": _problem("A request with this key is in flight.", {**RATE_HEADERS, **RETRY_AFTER}),
-                    "422": _problem(
-                        "Missing or invalid Idempotency-Key, a key reused for another request, "
-                        "or a role_id that breaks the pattern.",
-                        RATE_HEADERS,
-                    ),
-                    "429": _problem("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
-                    **COMMON_ERRORS,
                 },
             },
         },

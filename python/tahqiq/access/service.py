@@ -1,8 +1,9 @@
 """The operations of Area A, from parsed request parts to a reply or a `Problem`.
 
-Order of checks on work endpoints: body size (app) -> identity token -> path -> role -> Idempotency-Key ->
-body -> in-flight key -> store (replay, key reuse, rate limit, durable accept). Answers given before the store
-is reached are not remembered, so a client may correct its request and retry with the same key.
+Order of checks on work endpoints: the method the path takes (app, 405: `submission_path_methods`) -> body size
+(app) -> identity token -> path -> role -> Idempotency-Key -> body (`tahqiq.json_body`, then the payload's shape)
+-> in-flight key -> store (replay, key reuse, rate limit, durable accept). Answers given before the store is
+reached are not remembered, so a client may correct its request and retry with the same key.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tahqiq.access.coalesce import ReadCoalescer
 from tahqiq.access.roles import PENDING_READERS, ROLES, result_item_errors
 from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
-from tahqiq.core import fingerprint
+from tahqiq.json_body import json_object, json_object_and_fingerprint
 from tahqiq.problems import Problem, validation_error
 from tahqiq.ratelimit import rate_headers
 from tahqiq.reply import Reply
@@ -52,18 +53,6 @@ def iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat().replace("+00:00", "Z")
 
 
-def _json_object(body: bytes, *, empty_ok: bool, status_slug: str) -> dict[str, Any]:
-    if empty_ok and not body.strip():
-        return {}
-    try:
-        value = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
-        raise Problem(status_slug, f"the body is not valid JSON ({exc}); send a JSON object") from None
-    if not isinstance(value, dict):
-        raise Problem(status_slug, f"the body must be a JSON object, not {type(value).__name__}")
-    return value
-
-
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
 _UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", re.IGNORECASE)
 
@@ -81,6 +70,17 @@ def _is_uuid4(value: str) -> bool:
     return _UUID4.fullmatch(value) is not None
 
 
+def submission_path_methods(segment: str) -> tuple[str, ...]:
+    """The methods `submissions/{segment}` answers: POST for a role's name, GET for a submission id (a UUID), and
+    both for anything else, so that a wrong name still gets its 404 or 422. The OpenAPI description gives each role
+    a path of its own and the status its template; this keeps the server's 405s and `Allow` to what it says."""
+    if segment in ROLES:
+        return ("POST",)
+    if _uuid(segment) is not None:
+        return ("GET",)
+    return ("GET", "POST")
+
+
 def _nul_paths(value: Any, path: str) -> list[str]:
     """Where NUL characters are in a parsed JSON value: `results[0].text`, or the object whose key holds one."""
     if isinstance(value, str):
@@ -96,6 +96,39 @@ def _nul_paths(value: Any, path: str) -> list[str]:
         for i, v in enumerate(value):
             out.extend(_nul_paths(v, f"{path}[{i}]"))
     return out
+
+
+def parse_submission(role_id: str, path: str, body: bytes) -> tuple[dict[str, Any], str]:
+    """A submission's payload and its idempotency fingerprint (`path` is the request's), or a 400 that names what is
+    wrong. Everything about the body is checked here but whether its claims exist (which needs the store)."""
+    payload, body_fingerprint = json_object_and_fingerprint(body, f"POST {path}", "invalid-submission")
+    errors: dict[str, list[str]] = {}
+    work_type = payload.get("work_type")
+    if not isinstance(work_type, str) or not work_type.strip() or len(work_type) > MAX_WORK_TYPE_CHARS:
+        errors["work_type"] = [f"must be a non-empty string of at most {MAX_WORK_TYPE_CHARS} characters"]
+    results = payload.get("results")
+    if not isinstance(results, list) or not results:
+        errors["results"] = ["must be a non-empty array of result objects"]
+    else:
+        for index, item in enumerate(results):
+            for message in result_item_errors(role_id, index, item):
+                errors.setdefault(message.split(" ", 1)[0], []).append(message)
+    if "metadata" in payload and not isinstance(payload["metadata"], dict):
+        errors["metadata"] = ["must be an object when given"]
+    if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
+        for where in _nul_paths(payload, ""):
+            errors.setdefault(where or "body", []).append(
+                "must not contain the NUL character (U+0000), which the store cannot keep"
+            )
+    if errors:
+        name, messages = next(iter(errors.items()))
+        first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
+        raise Problem(
+            "invalid-submission",
+            f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
+            errors=errors,
+        )
+    return payload, body_fingerprint
 
 
 def claim_json(c: Claim) -> dict[str, Any]:
@@ -164,7 +197,7 @@ class AccessService:
         if agent is None or agent.status != "active":
             await self._count_failure(client, now)
             raise Problem("unauthorized", _BAD_API_KEY)
-        params = _json_object(body, empty_ok=True, status_slug="validation-error")
+        params = json_object(body, "validation-error", empty_ok=True)
         errors: dict[str, list[str]] = {}
         audience = self._settings.first_party_app_id
         if "audience" in params:
@@ -208,7 +241,7 @@ class AccessService:
 
     async def verify(self, app_key: str | None, body: bytes, client: str, now: float) -> Reply:
         app = await self.app_for_key(app_key, client, now)
-        params = _json_object(body, empty_ok=False, status_slug="validation-error")
+        params = json_object(body, "validation-error")
         token = params.get("token")
         if not isinstance(token, str) or not token:
             raise validation_error("token", "is required: the identity token to verify, as a string")
@@ -339,7 +372,7 @@ class AccessService:
         key = (idempotency_key or "").strip()
         if not _is_uuid4(key):
             raise validation_error("Idempotency-Key", "header is required and must be a UUID v4")
-        payload = self._parse_submission(role_path, body)
+        payload, body_fingerprint = parse_submission(role_path, path, body)
         await self._check_claims_exist(payload["results"], role_path)
         in_flight = (claims.agent_id, key.lower())
         if in_flight in self._in_flight:
@@ -350,39 +383,9 @@ class AccessService:
             )
         self._in_flight.add(in_flight)
         try:
-            return await self._accept(claims, role_path, path, key.lower(), body, payload, now)
+            return await self._accept(claims, role_path, key.lower(), body_fingerprint, payload, now)
         finally:
             self._in_flight.discard(in_flight)
-
-    def _parse_submission(self, role_id: str, body: bytes) -> dict[str, Any]:
-        payload = _json_object(body, empty_ok=False, status_slug="invalid-submission")
-        errors: dict[str, list[str]] = {}
-        work_type = payload.get("work_type")
-        if not isinstance(work_type, str) or not work_type.strip() or len(work_type) > MAX_WORK_TYPE_CHARS:
-            errors["work_type"] = [f"must be a non-empty string of at most {MAX_WORK_TYPE_CHARS} characters"]
-        results = payload.get("results")
-        if not isinstance(results, list) or not results:
-            errors["results"] = ["must be a non-empty array of result objects"]
-        else:
-            for index, item in enumerate(results):
-                for message in result_item_errors(role_id, index, item):
-                    errors.setdefault(message.split(" ", 1)[0], []).append(message)
-        if "metadata" in payload and not isinstance(payload["metadata"], dict):
-            errors["metadata"] = ["must be an object when given"]
-        if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
-            for where in _nul_paths(payload, ""):
-                errors.setdefault(where or "body", []).append(
-                    "must not contain the NUL character (U+0000), which the store cannot keep"
-                )
-        if errors:
-            name, messages = next(iter(errors.items()))
-            first = messages[0] if messages[0].startswith(name) else f"{name}: {messages[0]}"
-            raise Problem(
-                "invalid-submission",
-                f"{first}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""),
-                errors=errors,
-            )
-        return payload
 
     async def _check_claims_exist(self, results: list[dict[str, Any]], role_id: str) -> None:
         if role_id == "claim_splitter":
@@ -402,9 +405,8 @@ class AccessService:
         self,
         claims: TokenClaims,
         role_id: str,
-        path: str,
         key: str,
-        body: bytes,
+        body_fingerprint: str,
         payload: dict[str, Any],
         now: float,
     ) -> Reply:
@@ -426,7 +428,7 @@ class AccessService:
             response_status=202,
             response_body=answer,
         )
-        outcome = await self._store.accept_submission(new, key, fingerprint(body, context=f"POST {path}"), rate, now)
+        outcome = await self._store.accept_submission(new, key, body_fingerprint, rate, now)
         if isinstance(outcome, Accepted):
             self._on_accept()
             return Reply(202, answer, rate_headers(outcome.rate, rate.window_s))

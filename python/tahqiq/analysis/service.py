@@ -12,14 +12,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import orjson
-
 from tahqiq.analysis.corpus import token_dict
 from tahqiq.analysis.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
 from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.relations import RelationExtractor
 from tahqiq.analysis.wsd import Disambiguator, SenseInventory
+from tahqiq.json_body import json_object
 from tahqiq.problems import Problem
 
 _INT = re.compile(r"^[+-]?\d{1,18}$")
@@ -39,15 +38,7 @@ class Params:
 
     @classmethod
     def from_json(cls, body: bytes, allowed: set[str]) -> Params:
-        if not body.strip():
-            return cls({}, False, allowed)
-        try:
-            value = orjson.loads(body)
-        except orjson.JSONDecodeError as exc:
-            raise Problem("validation-error", f"the body is not valid JSON ({exc}); send a JSON object") from None
-        if not isinstance(value, dict):
-            raise Problem("validation-error", "the body must be a JSON object of parameters")
-        return cls(value, False, allowed)
+        return cls(json_object(body, "validation-error", empty_ok=True), False, allowed)
 
     @classmethod
     def from_query(cls, query: Mapping[str, list[str]], allowed: set[str]) -> Params:

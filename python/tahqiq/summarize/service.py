@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from tahqiq.config import Settings
+from tahqiq.json_body import json_object
 from tahqiq.problems import Problem
 from tahqiq.ratelimit import WriteBehindCounter, rate_headers
 from tahqiq.reply import Reply
@@ -66,14 +67,7 @@ def parse_request(content_type: str | None, body: bytes, max_chars: int) -> Summ
     """The request in `body`, or a 422 problem whose `errors` name every field that is wrong."""
     if problems := _content_type_errors(content_type):
         raise Problem("validation-error", f"Content-Type {problems[0]}", errors={"Content-Type": problems})
-    try:
-        doc: Any = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
-        message = f'is not valid JSON ({exc}); send a JSON object such as {{"text": "..."}}'
-        raise Problem("validation-error", f"the body {message}", errors={"body": [message]}) from None
-    if not isinstance(doc, dict):
-        message = f"must be a JSON object, got a JSON {type(doc).__name__ if doc is not None else 'null'}"
-        raise Problem("validation-error", f"the body {message}", errors={"body": [message]})
+    doc = json_object(body, "validation-error", example='{"text": "..."}')
     errors: dict[str, list[str]] = {}
     for name in doc:
         if name not in FIELDS:
