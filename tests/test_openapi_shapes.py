@@ -132,3 +132,19 @@ def test_the_schema_of_each_role_path_is_the_servers_check(data: st.DataObject, 
     as good as any; whether a claim exists is the one rule the description leaves to words)."""
     body = data.draw(bodies(role))
     assert body_validator(role).is_valid(body) == server_accepts(role, body), (role, body)
+
+
+def test_a_body_of_many_wrong_items_gets_a_short_answer() -> None:
+    """The 400 describes the first MAX_ITEM_ERRORS wrong items and counts the rest (a megabyte of `{}` items gave a
+    32 MB problem document)."""
+    from tahqiq.access.service import MAX_ITEM_ERRORS
+
+    body = json.dumps({"work_type": "split", "results": [{}] * 50_000}).encode()
+    with pytest.raises(Problem) as refused:
+        parse_submission("claim_splitter", f"{SUBMISSIONS}/claim_splitter", body)
+    errors = refused.value.errors
+    assert errors is not None
+    described = [k for k in errors if k.startswith("results[")]
+    assert len(described) == MAX_ITEM_ERRORS
+    assert errors["results"] == [f"50000 items are wrong; the first {MAX_ITEM_ERRORS} are described"]
+    assert len(json.dumps(errors)) < 10_000

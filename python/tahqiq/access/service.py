@@ -98,6 +98,9 @@ def _nul_paths(value: Any, path: str) -> list[str]:
     return out
 
 
+MAX_ITEM_ERRORS = 20  # result items a 400 describes; a body of a million wrong items gets a short answer
+
+
 def parse_submission(role_id: str, path: str, body: bytes) -> tuple[dict[str, Any], str]:
     """A submission's payload and its idempotency fingerprint (`path` is the request's), or a 400 that names what is
     wrong. Everything about the body is checked here but whether its claims exist (which needs the store)."""
@@ -110,9 +113,16 @@ def parse_submission(role_id: str, path: str, body: bytes) -> tuple[dict[str, An
     if not isinstance(results, list) or not results:
         errors["results"] = ["must be a non-empty array of result objects"]
     else:
+        wrong_items = 0
         for index, item in enumerate(results):
-            for message in result_item_errors(role_id, index, item):
+            messages = result_item_errors(role_id, index, item)
+            wrong_items += bool(messages)
+            if wrong_items > MAX_ITEM_ERRORS:
+                continue  # counted, not described: the answer stays small whatever the body
+            for message in messages:
                 errors.setdefault(message.split(" ", 1)[0], []).append(message)
+        if wrong_items > MAX_ITEM_ERRORS:
+            errors["results"] = [f"{wrong_items} items are wrong; the first {MAX_ITEM_ERRORS} are described"]
     if "metadata" in payload and not isinstance(payload["metadata"], dict):
         errors["metadata"] = ["must be an object when given"]
     if not errors and b"\\u0000" in body:  # NUL can only come in escaped: raw control characters are not JSON
