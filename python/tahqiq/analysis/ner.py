@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tahqiq.analysis.ner_tagger import DATA_FILE as TAGGER_FILE
-from tahqiq.analysis.ner_tagger import NerTagger, Sentence, combine
+from tahqiq.analysis.ner_tagger import NerTagger, Sentence, SpanIndex, combine
 from tahqiq.core import Token, normalize, scan
 
 TYPES: tuple[str, ...] = (
@@ -2920,10 +2920,11 @@ class Recognizer:
             return toks, found
         gone = set(drop)
         added = [_Span(t, i, j, -1) for t, i, j in add]  # rank -1: the learned span wins a crossing
+        crossing = SpanIndex(add)
         kept = [
             s
             for s in spans
-            if (s.type, s.i, s.j) not in gone and not any(a.type == s.type and s.i < a.j and a.i < s.j for a in added)
+            if (s.type, s.i, s.j) not in gone and not any(t == s.type for t, _, _ in crossing.overlapping(s.i, s.j))
         ]
         return toks, self._resolve(toks, keys, kept + added)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -292,18 +293,27 @@ class NerTagger:
         return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def _cuts(
-    rule_spans: Sequence[tuple[str, int, int]], tagged: dict[str, list[tuple[int, int]]], typ: str, i: int, j: int
-) -> bool:
+class SpanIndex:
+    """Spans ``(type, start, end)`` sorted by start, to find those overlapping ``[i, j)`` without reading them all:
+    one overlapping starts before ``j`` and less than the longest span's length before ``i``."""
+
+    def __init__(self, spans: Sequence[tuple[str, int, int]]) -> None:
+        self.spans = sorted(spans, key=lambda s: s[1])
+        self.starts = [s[1] for s in self.spans]
+        self.longest = max((s[2] - s[1] for s in self.spans), default=0)
+
+    def overlapping(self, i: int, j: int) -> list[tuple[str, int, int]]:
+        lo = bisect_left(self.starts, i - self.longest)
+        hi = bisect_left(self.starts, j)
+        return [s for s in self.spans[lo:hi] if i < s[2]]
+
+
+def _cuts(rules: SpanIndex, tagged: dict[str, list[tuple[int, int]]], typ: str, i: int, j: int) -> bool:
     """A grown span [i, j) that would cut a rule span of another tagged type: a title running into the name
     after it (الرئيس التنفيذي بدر | بدر محمد المير)."""
     return any(
-        s[0] != typ
-        and s[0] in tagged
-        and s[1] < j
-        and i < s[2]
-        and not ((i <= s[1] and s[2] <= j) or (s[1] <= i and j <= s[2]))
-        for s in rule_spans
+        s[0] != typ and s[0] in tagged and not ((i <= s[1] and s[2] <= j) or (s[1] <= i and j <= s[2]))
+        for s in rules.overlapping(i, j)
     )
 
 
@@ -322,6 +332,7 @@ def combine(
     """
     drop: list[tuple[str, int, int]] = []
     add: list[tuple[str, int, int]] = []
+    rules = SpanIndex(rule_spans)
     for typ, spans in tagged.items():
         mine = [s for s in rule_spans if s[0] == typ]
         if strategy == "replace":
@@ -329,16 +340,17 @@ def combine(
             add.extend((typ, i, j) for i, j in spans)
             continue
         for i, j in spans:
-            over = [s for s in mine if s[1] < j and i < s[2]]
+            near = rules.overlapping(i, j)
+            over = [s for s in near if s[0] == typ]
             if strategy == "extend":
                 if (
                     len(over) == 1
                     and all(i <= s[1] and s[2] <= j for s in over)
-                    and not _cuts(rule_spans, tagged, typ, i, j)
+                    and not _cuts(rules, tagged, typ, i, j)
                 ):
                     drop.extend(over)
                     add.append((typ, i, j))
-                elif not over and not any(s[1] < j and i < s[2] for s in rule_spans):
+                elif not near:
                     add.append((typ, i, j))
             else:
                 drop.extend(over)
