@@ -3,9 +3,9 @@
     python -m benches.inproc_submissions --variant old=/tmp/old/python --variant new=python --rounds 8 --seconds 4
 
 Each run is a child process of one variant (a directory holding the `tahqiq` package) on a fresh database migrated by
-its own code: the service's parts as `tahqiq serve` builds them (`app.Service`: store, token service, access service,
-submission processor), started under uvloop, and 64 concurrent tasks that each identify the benchmark's token and
-submit the access benchmark's claim_splitter body with a new Idempotency-Key, again and again. After 2 s of warm-up it
+its own code: the service's parts as `tahqiq serve` builds them (`tahqiq.web.app.Service`: store, token service,
+access service, submission processor), started under uvloop, and 64 concurrent tasks that each identify the
+benchmark's token and submit the access benchmark's claim_splitter body with a new Idempotency-Key, again and again. After 2 s of warm-up it
 measures, over `--seconds`, the submissions answered, this process's CPU (every thread: the requests' Python, the
 accept batches and the processor) and the CPU of the database's PostgreSQL backends (`/proc/PID/schedstat`; the WAL
 writer and other server-wide processes are not counted). Runs alternate between the variants, and the figures are
@@ -62,9 +62,9 @@ def _backends(database: str) -> list[int]:
 def child(seconds: float) -> dict[str, float]:
     """One run of the package on sys.path against a fresh database: submissions/s and CPU per submission."""
     import uvloop
-    from tahqiq.app import Service, tune_collector
     from tahqiq.config import Settings
     from tahqiq.store import open_store
+    from tahqiq.web.app import Service, tune_collector
 
     with tempfile.TemporaryDirectory(prefix="tahqiq-inproc-") as tmp, ba.fresh_pg_database() as url:
         env = ba.tahqiq_env(url, Path(tmp))  # its PYTHONPATH names the variant's package first, as ours does

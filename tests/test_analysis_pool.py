@@ -21,8 +21,8 @@ from blacksheep import Application
 from blacksheep.testing import TestClient
 from server import CACHE_DIR, ServerProcess, server_env
 from tahqiq.analysis.service import AnalysisService
-from tahqiq.app import create_app
 from tahqiq.config import Settings
+from tahqiq.web.app import create_app
 from tahqiq.workpool import PoolFull, WorkPool
 
 GOLD = Path(__file__).resolve().parent / "gold"

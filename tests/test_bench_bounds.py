@@ -71,7 +71,7 @@ def test_variant_is_built_and_imports(name: str, tmp_path: Path) -> None:
         assert new in text and (old in new or old not in text)  # an edit may keep the line it found
     added = sorted((package / bounds.MIGRATIONS).glob("*_bound_no_idempotency_insert.sql"))
     assert len(added) == (name in {"no_idempotency_insert", "no_processor_no_idempotency_insert"})
-    code = "import tahqiq.app, tahqiq.store.postgres, tahqiq.access.processor, tahqiq; print(tahqiq.__file__)"
+    code = "import tahqiq.web.app, tahqiq.store.postgres, tahqiq.access.processor, tahqiq; print(tahqiq.__file__)"
     assert run_in(variant, code).startswith(str(package))
 
 

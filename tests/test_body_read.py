@@ -15,9 +15,9 @@ import orjson
 import pytest
 from blacksheep import Application
 from tahqiq.access import keys
-from tahqiq.app import create_app
 from tahqiq.config import Settings
 from tahqiq.store import open_store
+from tahqiq.web.app import create_app
 
 FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
 VERIFY = "/agents/access-core/verify-identity"

@@ -1,4 +1,4 @@
-"""The one-timer deadlines of body reads (tahqiq.deadlines): each read that runs over is cancelled and raises
+"""The one-timer deadlines of body reads (tahqiq.web.deadlines): each read that runs over is cancelled and raises
 TimeoutError, at its own deadline; the others are left alone; a caller's own cancellation stays a cancellation."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import time
 
 import pytest
-from tahqiq.deadlines import Deadlines
+from tahqiq.web.deadlines import Deadlines
 
 
 async def read(deadlines: Deadlines, takes_s: float) -> float:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tahqiq.app import create_app
 from tahqiq.cli import build_parser
 from tahqiq.config import Settings, describe
+from tahqiq.web.app import create_app
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 

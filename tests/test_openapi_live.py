@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tahqiq.app import create_app
 from tahqiq.config import Settings
+from tahqiq.web.app import create_app
 
 from tests.hardening_support import Deployment
 

@@ -23,10 +23,10 @@ from fake_upstream import Answer, FakeUpstream
 from server import ServerProcess
 from summarize_support import ENGLISH, GATEWAY_MODEL, PATH, post, summarize_server
 from tahqiq.access.processor import Processor
-from tahqiq.inflight import InFlight
 from tahqiq.store import Accepted, NewSubmission, ProcessingTx, RateLimit, Store, Submission
 from tahqiq.store.protocol import Applied, SubmissionHandler
 from tahqiq.store.sqlite import SqliteStore
+from tahqiq.web.inflight import InFlight
 
 ACCESS_LINE = f'"POST {PATH} HTTP/1.1"'
 

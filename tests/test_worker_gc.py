@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 from server import server_env
-from tahqiq.app import WORKER_GC_THRESHOLDS
+from tahqiq.web.app import WORKER_GC_THRESHOLDS
 
 PROBE = """
 import gc, json
 before = {"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}
-from tahqiq.app import app_from_env
+from tahqiq.web.app import app_from_env
 app_from_env()
 print(json.dumps({"before": before, "after": {"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}}))
 """

@@ -315,7 +315,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _with_store(argparse.Namespace(database_url=settings.database_url), _migrated)  # once, before the workers
     os.environ.update(settings.to_env())  # the workers rebuild the same settings from these
     Granian(
-        "tahqiq.app:app_from_env",
+        "tahqiq.web.app:app_from_env",
         factory=True,
         address=settings.host,
         port=settings.port,

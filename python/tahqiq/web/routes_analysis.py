@@ -1,0 +1,77 @@
+"""Area C's routes: each analysis operation as GET (query string) and POST (JSON body), and the lemma and sense
+entries. The parameters are parsed here; the operation runs on the analysis workers, never on the event loop."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from blacksheep import Request
+from blacksheep.server.routing import Router
+
+from tahqiq.analysis.runner import AnalysisCall, AnalysisRunner, Operation
+from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.reply import Reply
+from tahqiq.web.body import header, route_value
+
+if TYPE_CHECKING:
+    from tahqiq.web.app import Service
+
+
+class AnalysisRoutes:
+    def __init__(self, service: Service, runner: AnalysisRunner) -> None:
+        self.service = service
+        self.runner = runner
+
+    async def _analyze(self, request: Request, operation: Operation, allowed: frozenset[str], key: str = "") -> Reply:
+        service = self.service
+        if service.settings.require_app_key:
+            await service.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
+        if request.method == "GET":
+            params = Params.from_query(dict(request.query), set(allowed))
+        else:
+            params = Params.from_json(await service.body(request), set(allowed))
+        call = AnalysisCall(operation, params, service.base_url(request), key, fallbacks=request.method == "GET")
+        return Reply(200, await self.runner.perform(call))
+
+    async def dialect_lookup(self, request: Request) -> Reply:
+        return await self._analyze(request, "lookup", AnalysisService.LOOKUP_PARAMS)
+
+    async def dialect_glossary(self, request: Request) -> Reply:
+        return await self._analyze(request, "glossary", AnalysisService.GLOSSARY_PARAMS)
+
+    async def morph(self, request: Request) -> Reply:
+        return await self._analyze(request, "morph", AnalysisService.MORPH_PARAMS)
+
+    async def ner(self, request: Request) -> Reply:
+        return await self._analyze(request, "ner", AnalysisService.NER_PARAMS)
+
+    async def wsd(self, request: Request) -> Reply:
+        return await self._analyze(request, "wsd", AnalysisService.WSD_PARAMS)
+
+    async def relations(self, request: Request) -> Reply:
+        return await self._analyze(request, "re", AnalysisService.RE_PARAMS)
+
+    async def lemma(self, request: Request) -> Reply:
+        return await self._analyze(request, "lemma", frozenset(), route_value(request, "lemma_id"))
+
+    async def sense(self, request: Request) -> Reply:
+        return await self._analyze(request, "sense", frozenset(), route_value(request, "sense_id"))
+
+
+def register(service: Service, route: Router) -> None:
+    assert service.analysis is not None
+    routes = AnalysisRoutes(service, service.analysis)
+    guarded = service.guarded
+    for path, handler in (
+        ("/dialect/corpus", routes.dialect_lookup),
+        ("/dialect/corpus/glossary", routes.dialect_glossary),
+        ("/morph", routes.morph),
+        ("/ner", routes.ner),
+        ("/wsd", routes.wsd),
+        ("/re", routes.relations),
+    ):
+        route.add_get(path, guarded(handler))
+        route.add_post(path, guarded(handler))
+    route.add_get("/lexicon/lemmas/{lemma_id}", guarded(routes.lemma))
+    route.add_get("/lexicon/senses/{sense_id}", guarded(routes.sense))
