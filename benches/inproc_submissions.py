@@ -5,12 +5,13 @@
 Each run is a child process of one variant (a directory holding the `tahqiq` package) on a fresh database migrated by
 its own code: the service's parts as `tahqiq serve` builds them (`tahqiq.web.app.Service`: store, token service,
 access service, submission processor), started under uvloop, and 64 concurrent tasks that each identify the
-benchmark's token and submit the access benchmark's claim_splitter body with a new Idempotency-Key, again and again. After 2 s of warm-up it
-measures, over `--seconds`, the submissions answered, this process's CPU (every thread: the requests' Python, the
-accept batches and the processor) and the CPU of the database's PostgreSQL backends (`/proc/PID/schedstat`; the WAL
-writer and other server-wide processes are not counted). Runs alternate between the variants, and the figures are
-medians over the rounds: on a machine shared with other work the CPU per submission wanders much less than the
-throughput. What it leaves out (granian, BlackSheep, the request's bytes) is the same for every variant.
+benchmark's token and submit the access benchmark's claim_splitter body with a new Idempotency-Key, again and again.
+After 2 s of warm-up it measures, over `--seconds`, the submissions answered, this process's CPU (every thread: the
+requests' Python, the accept batches and the processor) and the CPU of the database's PostgreSQL backends
+(`/proc/PID/schedstat`; the WAL writer and other server-wide processes are not counted). Runs alternate between the
+variants, and the figures are medians over the rounds: on a machine shared with other work the CPU per submission
+wanders much less than the throughput. What it leaves out (granian, BlackSheep, the request's bytes) is the same for
+every variant.
 Linux only (it reads /proc).
 """
 
