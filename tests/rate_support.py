@@ -1,4 +1,4 @@
-"""Rate-limit windows are fixed and aligned to multiples of their length (tahqiq.store._common.window), so a test
+"""Rate-limit windows are fixed and aligned to multiples of their length (tahqiq.limits.window), so a test
 that counts requests against one limit must not straddle a window's end, or the count restarts mid-test."""
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ def store_script(then: str) -> str:
     return f"""
 import asyncio, sys
 from tahqiq.store.postgres import PostgresStore
-from tahqiq.store.protocol import NewSubmission, RateLimit
+from tahqiq.limits import RateLimit
+from tahqiq.store.protocol import NewSubmission
 
 async def main(url):
     store = PostgresStore(url)

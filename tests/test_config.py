@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from tahqiq.config import Settings, SettingsError, describe
-from tahqiq.store.protocol import RateLimit
+from tahqiq.limits import RateLimit
 
 INVALID = [
     ("TAHQIQ_DATABASE_URL", "mysql://x/y"),

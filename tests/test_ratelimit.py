@@ -6,8 +6,8 @@ import asyncio
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tahqiq.limits import RateDecision, RateLimit
 from tahqiq.ratelimit import WriteBehindCounter
-from tahqiq.store.protocol import RateDecision, RateLimit
 
 
 class SlowStore:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from tahqiq.store.protocol import RateLimit
+from tahqiq.limits import RateLimit
 
 AREAS = ("agents", "summarize", "analysis")
 """The areas this build serves; `--areas` picks a subset."""

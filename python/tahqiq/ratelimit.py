@@ -12,8 +12,8 @@ import logging
 import math
 from dataclasses import dataclass, field
 
-from tahqiq.store._common import counted, window
-from tahqiq.store.protocol import RateDecision, RateLimit, Store
+from tahqiq.limits import RateDecision, RateLimit, counted, window
+from tahqiq.store.protocol import Store
 
 log = logging.getLogger("tahqiq.ratelimit")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tahqiq.limits import RateDecision, RateLimit
 from tahqiq.store.protocol import (
     Accepted,
     AcceptOutcome,
@@ -16,8 +17,6 @@ from tahqiq.store.protocol import (
     KeyReused,
     NewSubmission,
     ProcessingTx,
-    RateDecision,
-    RateLimit,
     RateLimited,
     Replayed,
     SigningKey,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import re
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ try:
 except ImportError:  # pragma: no cover - orjson is the service's dependency; the store works without it
     orjson = None  # type: ignore[assignment]
 
+from tahqiq.limits import RateLimit, window
 from tahqiq.store.protocol import (
     Agent,
     AgentStatus,
@@ -24,8 +24,6 @@ from tahqiq.store.protocol import (
     Claim,
     ClaimStatus,
     NewSubmission,
-    RateDecision,
-    RateLimit,
     SigningKey,
     Submission,
     SubmissionHandler,
@@ -52,24 +50,6 @@ ARTIFACT_COLUMNS = "artifact_id, claim_id, role_id, agent_id, submission_id, wor
 def fits_int64(value: int) -> bool:
     """Claim ids from requests are arbitrary integers; the databases hold 64-bit ones."""
     return INT64_MIN <= value <= INT64_MAX
-
-
-def window(rate: RateLimit, now: float) -> tuple[int, float]:
-    """The fixed window `now` falls in: (window_start, window end)."""
-    if rate.window_s <= 0 or rate.limit < 0:
-        raise ValueError(f"invalid rate limit {rate}")
-    start = math.floor(now / rate.window_s) * rate.window_s
-    return start, float(start + rate.window_s)
-
-
-def counted(rate: RateLimit, count: int, ends_at: float, now: float) -> RateDecision:
-    """The decision after counting this request as number `count` of the window."""
-    return RateDecision(count <= rate.limit, rate.limit, max(0, rate.limit - count), ends_at - now)
-
-
-def peeked(rate: RateLimit, count: int, ends_at: float, now: float) -> RateDecision:
-    """The window's state with `count` requests in it, nothing counted."""
-    return RateDecision(count < rate.limit, rate.limit, max(0, rate.limit - count), ends_at - now)
 
 
 @dataclass(frozen=True, slots=True)

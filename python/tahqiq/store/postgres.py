@@ -29,6 +29,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from tahqiq.limits import RateDecision, RateLimit, counted, peeked, window
 from tahqiq.store import _common as c
 from tahqiq.store import migrations
 from tahqiq.store.protocol import (
@@ -42,8 +43,6 @@ from tahqiq.store.protocol import (
     Claim,
     KeyReused,
     NewSubmission,
-    RateDecision,
-    RateLimit,
     RateLimited,
     Replayed,
     SigningKey,
@@ -372,16 +371,16 @@ class PostgresStore:
     # Rate limits
 
     async def hit_rate(self, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
-        start, ends_at = c.window(rate, now)
+        start, ends_at = window(rate, now)
         count = await self.pool.fetchval(_COUNT_RATE, bucket, start, ends_at, units)
-        return c.counted(rate, int(count), ends_at, now)
+        return counted(rate, int(count), ends_at, now)
 
     async def peek_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
-        start, ends_at = c.window(rate, now)
+        start, ends_at = window(rate, now)
         count = await self.pool.fetchval(
             "SELECT count FROM rate_windows WHERE bucket = $1 AND window_start = $2", bucket, start
         )
-        return c.peeked(rate, int(count or 0), ends_at, now)
+        return peeked(rate, int(count or 0), ends_at, now)
 
     # Submissions
 
@@ -393,9 +392,9 @@ class PostgresStore:
             # Joins the next batch: one transaction and one WAL flush for every accept waiting (group commit).
             outcome, number, status, body = await self._accepts.submit(accept)
             if outcome == "accepted":
-                return Accepted(c.counted(rate, number, accept.ends_at, now))
+                return Accepted(counted(rate, number, accept.ends_at, now))
             if outcome == "limited":
-                return RateLimited(c.counted(rate, number, accept.ends_at, now))
+                return RateLimited(counted(rate, number, accept.ends_at, now))
             if outcome == "replayed":
                 return Replayed(status, bytes(body))
             if outcome == "reused":

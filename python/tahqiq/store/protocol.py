@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from tahqiq.limits import RateDecision, RateLimit
+
 AgentStatus = Literal["active", "suspended"]
 ClaimStatus = Literal["pending_evidence", "ready_for_verdict", "verdict_issued"]
 SubmissionStatus = Literal["accepted", "processed", "rejected"]
@@ -82,22 +84,6 @@ class Artifact:
     work_type: str
     content: dict[str, Any]
     created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class RateLimit:
-    """`limit` requests per fixed window of `window_s` seconds."""
-
-    limit: int
-    window_s: int
-
-
-@dataclass(frozen=True, slots=True)
-class RateDecision:
-    allowed: bool
-    limit: int
-    remaining: int  # after this request, never below 0
-    reset_s: float  # seconds until the current window ends
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from tahqiq.limits import RateDecision, RateLimit, counted, peeked, window
 from tahqiq.store import _common as c
 from tahqiq.store import migrations
 from tahqiq.store.protocol import (
@@ -43,8 +44,6 @@ from tahqiq.store.protocol import (
     ClaimStatus,
     KeyReused,
     NewSubmission,
-    RateDecision,
-    RateLimit,
     RateLimited,
     Replayed,
     SigningKey,
@@ -81,7 +80,7 @@ def _insert(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> None:
 
 
 def _count_rate(conn: sqlite3.Connection, bucket: str, rate: RateLimit, now: float, units: int = 1) -> RateDecision:
-    start, ends_at = c.window(rate, now)
+    start, ends_at = window(rate, now)
     row = _one(
         conn,
         "INSERT INTO rate_windows (bucket, window_start, count, ends_at) VALUES (?, ?, ?, ?) "
@@ -89,7 +88,7 @@ def _count_rate(conn: sqlite3.Connection, bucket: str, rate: RateLimit, now: flo
         (bucket, start, units, ends_at),
     )
     assert row is not None
-    return c.counted(rate, int(row[0]), ends_at, now)
+    return counted(rate, int(row[0]), ends_at, now)
 
 
 AUTH_CACHE_SIZE = 50_000
@@ -450,11 +449,11 @@ class SqliteStore:
         return await self._write(partial(_count_rate, bucket=bucket, rate=rate, now=now, units=units))
 
     async def peek_rate(self, bucket: str, rate: RateLimit, now: float) -> RateDecision:
-        start, ends_at = c.window(rate, now)
+        start, ends_at = window(rate, now)
         row = await self._read_one(
             "SELECT count FROM rate_windows WHERE bucket = ? AND window_start = ?", (bucket, start)
         )
-        return c.peeked(rate, int(row[0]) if row else 0, ends_at, now)
+        return peeked(rate, int(row[0]) if row else 0, ends_at, now)
 
     # Submissions
 
