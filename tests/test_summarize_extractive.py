@@ -39,7 +39,7 @@ from tahqiq.summarize.extractive import (
     stem_english,
     summarize,
 )
-from tahqiq.summarize.sentences import MAX_SENTENCE_CHARS, load_word_list, sentence_spans, split_sentences
+from tahqiq.text.sentences import MAX_SENTENCE_CHARS, load_word_list, sentence_spans, split_sentences
 
 GOLD = Path(__file__).resolve().parent / "gold" / "summaries.jsonl"
 
@@ -232,7 +232,7 @@ def test_terms_drop_stop_words_and_fold_spelling() -> None:
 
 
 def test_word_lists_state_their_licence() -> None:
-    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "summarize" / "data"
+    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "text" / "data"
     for name in ("stopwords_en.txt", "stopwords_ar.txt", "README.md"):
         assert "CC BY-SA 4.0" in (data / name).read_text(encoding="utf-8")
     assert "the" in load_word_list("stopwords_en.txt")

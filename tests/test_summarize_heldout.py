@@ -11,7 +11,7 @@ import pytest
 from tahqiq.analysis.report import main as report_main
 from tahqiq.summarize import evaluate
 from tahqiq.summarize.extractive import LENGTH_SENTENCES, detect_language
-from tahqiq.summarize.sentences import split_sentences
+from tahqiq.text.sentences import split_sentences
 
 GOLD_DIR = Path(__file__).resolve().parent / "gold"
 TUNING = GOLD_DIR / "summaries.jsonl"

@@ -79,7 +79,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from tahqiq.core import normalize, scan
-from tahqiq.summarize.sentences import sentence_spans
+from tahqiq.text.sentences import sentence_spans
 
 if TYPE_CHECKING:
     from tahqiq.analysis.relation_classifier import RelationClassifier

@@ -40,7 +40,7 @@ from typing import Any
 
 from tahqiq.core import normalize
 from tahqiq.summarize.extractive import LENGTH_SENTENCES, SentenceWeights, summarize
-from tahqiq.summarize.sentences import split_sentences
+from tahqiq.text.sentences import split_sentences
 
 DEFAULT_GOLD = Path("tests/gold/summaries.jsonl")
 HELDOUT_GOLD = Path("tests/gold/summaries_heldout.jsonl")

@@ -3,7 +3,7 @@
 
 How it chooses sentences:
 
-1. :func:`tahqiq.summarize.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
+1. :func:`tahqiq.text.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
    decimals, quotations, line breaks; over-long sentences are cut at clauses).
 2. Each of the first :data:`MAX_RANKED_SENTENCES` sentences becomes a bag of stems: the text is lowercased and put
    through the core's normaliser (``tahqiq.core.normalize``, with ta marbuta and digits folded), ``tahqiq.core.scan``
@@ -43,7 +43,7 @@ from functools import lru_cache
 import numpy as np
 
 from tahqiq.core import normalize, scan
-from tahqiq.summarize.sentences import load_word_list, sentence_spans
+from tahqiq.text.sentences import load_word_list, sentence_spans
 
 LENGTH_SENTENCES: dict[str, int] = {"short": 3, "medium": 5, "long": 8}
 """How many sentences each ``length`` of the request chooses."""

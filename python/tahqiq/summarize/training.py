@@ -43,7 +43,7 @@ from tahqiq.summarize.extractive import (
     sentence_similarity,
     sentence_terms,
 )
-from tahqiq.summarize.sentences import sentence_spans
+from tahqiq.text.sentences import sentence_spans
 
 L2: dict[str, float] = {"short": 16.0, "medium": 4.0, "long": 4.0}
 """Ridge penalty on the weights other than the bias, per length of the summary the weights are for: the sets are
