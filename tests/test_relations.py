@@ -691,10 +691,11 @@ _WORDS = st.builds(
 @given(st.lists(_WORDS, min_size=1, max_size=6), st.one_of(_STEMS, _WORDS))
 def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want: str) -> None:
     # the extractor skips a trigger whose first word no form of the sentence holds: the forms must agree with
-    # _word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
-    from tahqiq.analysis.relations import _match_forms, _occurs, _word_matches
+    # word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
+    from tahqiq.analysis.relation_model import word_matches
+    from tahqiq.analysis.relations import _match_forms, _occurs
 
-    assert _occurs(want, _match_forms(words)) == any(_word_matches(w, want) for w in words)
+    assert _occurs(want, _match_forms(words)) == any(word_matches(w, want) for w in words)
 
 
 def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:
