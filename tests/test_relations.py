@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
-from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
 from tahqiq.analysis.relations import ENTITY_TYPES, MEASURE_CONFIDENCE, RelationExtractor, load_inventory
+
+from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
 GOLD = Path(__file__).resolve().parent / "gold"
 EXPECTED = (
@@ -279,7 +280,7 @@ def test_build_skips_comment_blocks() -> None:
 
 
 def test_report_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
-    from tahqiq.analysis.evaluate_relations import main
+    from tools.evaluate.relations import main
 
     assert main([]) == 0
     out = capsys.readouterr().out
