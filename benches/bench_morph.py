@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 from tahqiq.analysis.morphology import DEFAULT_TABLE_SIZE, Morphology
-from tahqiq.analysis.report import DEFAULT_GOLD, load_gold
 
 from benches import harness
+from tools.report import DEFAULT_GOLD, load_gold
 
 
 def run(ctx: harness.Context) -> list[harness.Row]:

@@ -30,8 +30,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tahqiq.analysis.evaluate_relations import _key, gold_entities, ner_entities, read_gold
+# the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.relations import MEASURE_CONFIDENCE, RelationExtractor, load_inventory, load_nested_rules
+
+from tools.evaluate.relations import gold_entities, ner_entities, read_gold, relation_key
 
 # Runs against the installed tahqiq (editable or not); reads and writes the repository's data and gold files.
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,9 +63,9 @@ def count(data: dict[str, Any], gold: list[dict[str, Any]]) -> tuple[Counter[str
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     for item in gold:
-        want = {_key(r) for r in item["relations"]}
+        want = {relation_key(r) for r in item["relations"]}
         for r in extractor.extract(item["text"], gold_entities(item, ner), explain=True):
-            (tp if _key(r) in want else fp)[r["pattern"]] += 1
+            (tp if relation_key(r) in want else fp)[r["pattern"]] += 1
     return tp, fp
 
 

@@ -24,10 +24,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tahqiq.analysis.evaluate_relations import prf, relations_report
+# the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.ner_tagger import DATA_FILE, TAGGED_TYPES, NerTagger, Sentence, train
 from tahqiq.analysis.relations import RelationExtractor
+
+from tools.evaluate.relations import relations_report
+from tools.metrics import prf
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tahqiq.analysis.evaluate_relations import gold_entities, ner_entities, prf, read_gold, relations_report
+# the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.relation_classifier import (
     Instance,
     RelationClassifier,
@@ -32,6 +33,9 @@ from tahqiq.analysis.relation_classifier import (
     to_dict,
 )
 from tahqiq.analysis.relations import RelationExtractor
+
+from tools.evaluate.relations import gold_entities, ner_entities, read_gold, relations_report
+from tools.metrics import prf
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations_classifier.json"

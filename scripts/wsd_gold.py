@@ -35,9 +35,11 @@ FIELDS = ("id", "text", "token", "start", "end", "lemma", "expected_sense_id", "
 MIN_WORDS, MAX_WORDS = 8, 25
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel)
 from reference_text import scan_ref  # noqa: E402
-from tahqiq.analysis.evaluate_wsd import read_gold  # noqa: E402
 from tahqiq.analysis.wsd import SenseInventory  # noqa: E402
+
+from tools.evaluate.wsd import read_gold  # noqa: E402
 
 
 def inventory(cache_dir: Path = CACHE) -> SenseInventory:

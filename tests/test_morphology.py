@@ -19,7 +19,8 @@ from tahqiq.analysis.morphology import (
     UnsupportedLanguageError,
     check_language,
 )
-from tahqiq.analysis.report import DEFAULT_GOLD, load_gold, morph_report
+
+from tools.report import DEFAULT_GOLD, load_gold, morph_report
 
 SENTENCE = "وقال المتحدث باسم الوزارة إن الاجتماع سيعقد الأسبوع المقبل في العاصمة."
 SMALL = 300  # forms in the tables of the build tests (a full build takes about a minute)

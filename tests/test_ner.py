@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.evaluate_ner import development_gold_paths, ner_report
-from tahqiq.analysis.evaluate_ner import main as evaluate_ner_main
 from tahqiq.analysis.ner import TYPES, Entity, Recognizer
+
+from tools.evaluate.ner import development_gold_paths, ner_report
+from tools.evaluate.ner import main as evaluate_ner_main
 
 GOLD = Path(__file__).parent / "gold"
 # measured: dev 0.96, ner_msa 0.92 (was 0.83, then 0.88, 0.89 before the issue-5 rules for LOC, LAW, EVENT,

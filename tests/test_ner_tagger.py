@@ -11,7 +11,6 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
-from tahqiq.analysis.evaluate_relations import prf, read_gold, relations_report
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.ner_tagger import (
     INSIDE,
@@ -27,6 +26,9 @@ from tahqiq.analysis.ner_tagger import (
     train,
 )
 from tahqiq.analysis.relations import RelationExtractor
+
+from tools.evaluate.relations import read_gold, relations_report
+from tools.metrics import prf
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"

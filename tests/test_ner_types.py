@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.evaluate_ner import ner_report
 from tahqiq.analysis.ner import Recognizer
+
+from tools.evaluate.ner import ner_report
 
 GOLD = Path(__file__).parent / "gold"
 # per-type F1 measured with the issue-5 rules (first measurement of ner_types, before them: LOC 0.51, LAW 0.59,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -13,6 +15,7 @@ import pytest
 import tahqiq
 import tahqiq._native as native
 import tahqiq.core as core
+from tahqiq import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,3 +83,43 @@ def test_cli_fingerprint_and_its_errors() -> None:
 @pytest.mark.parametrize("args", [[], ["bogus"]])
 def test_cli_usage_errors_exit_2(args: list[str]) -> None:
     assert _cli(*args).returncode == 2
+
+
+def _report_cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -m tahqiq report …` run in `cwd` with only the installed package importable (not the checkout's
+    root, so `tools` is found only by the command's own search)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(tahqiq.__file__).resolve().parent.parent)}
+    return subprocess.run(
+        [sys.executable, "-m", "tahqiq", "report", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("where", [".", "tests"])
+def test_cli_report_runs_the_repository_tools_from_a_checkout(where: str) -> None:
+    # from the root and from below it: the checkout is found above the current directory
+    out = _report_cli(ROOT / where, "morph", "--help")
+    assert out.returncode == 0, out.stderr
+    assert "usage: tahqiq report morph" in out.stdout
+
+
+def test_cli_report_outside_a_checkout_says_how_to_run_it(tmp_path: Path) -> None:
+    out = _report_cli(tmp_path, "morph")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.strip().splitlines() == [cli.REPORT_NEEDS_CHECKOUT]
+    assert "Traceback" not in out.stderr
+
+
+def test_the_package_never_imports_the_repository_tools() -> None:
+    # evaluation and training live in tools/ (not in the wheel); the command line reaches them by name only
+    for path in (ROOT / "python" / "tahqiq").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not [n for n in names if n.split(".")[0] == "tools"], f"{path} imports tools"

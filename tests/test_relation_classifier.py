@@ -10,7 +10,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
-from tahqiq.analysis.evaluate_relations import relations_report
 from tahqiq.analysis.relation_classifier import (
     RelationClassifier,
     candidates,
@@ -20,6 +19,8 @@ from tahqiq.analysis.relation_classifier import (
     strip_clitic,
 )
 from tahqiq.analysis.relations import RelationExtractor, _loose
+
+from tools.evaluate.relations import relations_report
 
 ROOT = Path(__file__).resolve().parents[1]
 PATTERNS = RelationExtractor(classifier=None)

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
-from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
 from tahqiq.analysis.relations import ENTITY_TYPES, MEASURE_CONFIDENCE, RelationExtractor, load_inventory
+
+from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
 GOLD = Path(__file__).resolve().parent / "gold"
 EXPECTED = (
@@ -279,7 +280,7 @@ def test_build_skips_comment_blocks() -> None:
 
 
 def test_report_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
-    from tahqiq.analysis.evaluate_relations import main
+    from tools.evaluate.relations import main
 
     assert main([]) == 0
     out = capsys.readouterr().out
@@ -691,10 +692,11 @@ _WORDS = st.builds(
 @given(st.lists(_WORDS, min_size=1, max_size=6), st.one_of(_STEMS, _WORDS))
 def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want: str) -> None:
     # the extractor skips a trigger whose first word no form of the sentence holds: the forms must agree with
-    # _word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
-    from tahqiq.analysis.relations import _match_forms, _occurs, _word_matches
+    # word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
+    from tahqiq.analysis.relation_model import word_matches
+    from tahqiq.analysis.relations import _match_forms, _occurs
 
-    assert _occurs(want, _match_forms(words)) == any(_word_matches(w, want) for w in words)
+    assert _occurs(want, _match_forms(words)) == any(word_matches(w, want) for w in words)
 
 
 def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:

@@ -15,8 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
-from tahqiq.analysis.report import main as report_main
-from tahqiq.summarize import evaluate
 from tahqiq.summarize.extractive import (
     FEATURES,
     LEAD_MARGIN,
@@ -39,7 +37,11 @@ from tahqiq.summarize.extractive import (
     stem_english,
     summarize,
 )
-from tahqiq.summarize.sentences import MAX_SENTENCE_CHARS, load_word_list, sentence_spans, split_sentences
+from tahqiq.text.sentences import MAX_SENTENCE_CHARS, load_word_list, sentence_spans, split_sentences
+
+from tools import metrics
+from tools.evaluate import summaries as evaluate
+from tools.report import main as report_main
 
 GOLD = Path(__file__).resolve().parent / "gold" / "summaries.jsonl"
 
@@ -232,7 +234,7 @@ def test_terms_drop_stop_words_and_fold_spelling() -> None:
 
 
 def test_word_lists_state_their_licence() -> None:
-    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "summarize" / "data"
+    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "text" / "data"
     for name in ("stopwords_en.txt", "stopwords_ar.txt", "README.md"):
         assert "CC BY-SA 4.0" in (data / name).read_text(encoding="utf-8")
     assert "the" in load_word_list("stopwords_en.txt")
@@ -476,8 +478,8 @@ def test_rouge_matches_rouge_score_on_english(candidate: list[str], reference: l
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"])
     c, r = sep.join(candidate), sep.join(reference)
     theirs = scorer.score(r, c)  # rouge-score takes (target, prediction)
-    ours = evaluate.rouge(c, r)
-    for metric in evaluate.METRICS:
+    ours = metrics.rouge(c, r)
+    for metric in metrics.METRICS:
         assert ours[metric].precision == pytest.approx(theirs[metric].precision, abs=1e-12)
         assert ours[metric].recall == pytest.approx(theirs[metric].recall, abs=1e-12)
         assert ours[metric].fmeasure == pytest.approx(theirs[metric].fmeasure, abs=1e-12)
@@ -489,34 +491,34 @@ def test_rouge_matches_rouge_score_on_the_gold_english_references() -> None:
     for row in rows:
         candidate = " ".join(summarize(row["text"]).sentences)
         theirs = scorer.score(row["reference"], candidate)
-        ours = evaluate.rouge(candidate, row["reference"])
-        for metric in evaluate.METRICS:
+        ours = metrics.rouge(candidate, row["reference"])
+        for metric in metrics.METRICS:
             assert ours[metric].fmeasure == pytest.approx(theirs[metric].fmeasure, abs=1e-12), (row["id"], metric)
 
 
 def test_rouge_on_arabic_by_hand() -> None:
     # tokens after normalisation: [ذهب, الولد, الي, المدرسة] and [ذهب, الولد, الي, المدرسة, صباحا]
-    scores = evaluate.rouge("ذهب الولد إلى المدرسة", "ذَهَبَ الولدُ الى المدرسة صباحاً.")
+    scores = metrics.rouge("ذهب الولد إلى المدرسة", "ذَهَبَ الولدُ الى المدرسة صباحاً.")
     assert scores["rouge1"].precision == 1.0 and scores["rouge1"].recall == 4 / 5
     assert scores["rouge1"].fmeasure == pytest.approx(2 * 1.0 * 0.8 / 1.8)
     assert scores["rouge2"].precision == 1.0 and scores["rouge2"].recall == 3 / 4
     assert scores["rougeL"].recall == 4 / 5
     # word order: same words, reversed -> ROUGE-1 perfect, no shared bigram, LCS of one word
-    scores = evaluate.rouge("الوزير وصل غزة", "غزة وصل الوزير")
+    scores = metrics.rouge("الوزير وصل غزة", "غزة وصل الوزير")
     assert scores["rouge1"].fmeasure == 1.0
     assert scores["rouge2"].fmeasure == 0.0
     assert scores["rougeL"].fmeasure == pytest.approx(1 / 3)
     # clipped counts: a repeated word counts as often as the reference has it
-    scores = evaluate.rouge("غزة غزة غزة", "غزة مدينة")
+    scores = metrics.rouge("غزة غزة غزة", "غزة مدينة")
     assert scores["rouge1"].precision == pytest.approx(1 / 3) and scores["rouge1"].recall == 0.5
-    # rouge-score's own tokenizer drops Arabic letters: the reason for evaluate.tokenize
+    # rouge-score's own tokenizer drops Arabic letters: the reason for metrics.tokenize
     assert rouge_scorer.RougeScorer(["rouge1"]).score("غزة", "غزة")["rouge1"].fmeasure == 0.0
-    assert evaluate.rouge("", "غزة")["rouge1"] == evaluate.Score(0.0, 0.0, 0.0)
+    assert metrics.rouge("", "غزة")["rouge1"] == metrics.Score(0.0, 0.0, 0.0)
 
 
 def test_lcs_length() -> None:
-    assert evaluate.lcs_length("abcbdab", "bdcaba") == 4
-    assert evaluate.lcs_length([], ["a"]) == 0
+    assert metrics.lcs_length("abcbdab", "bdcaba") == 4
+    assert metrics.lcs_length([], ["a"]) == 0
 
 
 # --- the gold set and the report ----------------------------------------------------------------------------------

@@ -8,10 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.report import main as report_main
-from tahqiq.summarize import evaluate
 from tahqiq.summarize.extractive import LENGTH_SENTENCES, detect_language
-from tahqiq.summarize.sentences import split_sentences
+from tahqiq.text.sentences import split_sentences
+
+from tools import metrics
+from tools.evaluate import summaries as evaluate
+from tools.report import main as report_main
 
 GOLD_DIR = Path(__file__).resolve().parent / "gold"
 TUNING = GOLD_DIR / "summaries.jsonl"
@@ -111,8 +113,8 @@ def test_length_all_table_matches_the_detailed_report(capsys: pytest.CaptureFixt
     assert len(rows) == len(LENGTH_SENTENCES) * 3  # every length, for all, ar and en
     for length, k in LENGTH_SENTENCES.items():
         group = evaluate.summaries_report(HELDOUT, length)["by_lang"]["en"]
-        ours = " / ".join(f"{100 * group['summarizer'][m].fmeasure:.1f}" for m in evaluate.METRICS)
-        lead = " / ".join(f"{100 * group['lead'][m].fmeasure:.1f}" for m in evaluate.METRICS)
+        ours = " / ".join(f"{100 * group['summarizer'][m].fmeasure:.1f}" for m in metrics.METRICS)
+        lead = " / ".join(f"{100 * group['lead'][m].fmeasure:.1f}" for m in metrics.METRICS)
         assert f"| gold set | {length} | en | {group['n']} | {ours} | Lead-{k} {lead} |" in rows
 
 
@@ -125,8 +127,8 @@ def test_report_names_a_missing_default_set(
 
 
 def test_wins_and_losses_counts_documents_not_means() -> None:
-    def doc(ours: float, lead: float) -> dict[str, dict[str, evaluate.Score]]:
-        return {"summarizer": {"rouge1": evaluate.Score(0, 0, ours)}, "lead": {"rouge1": evaluate.Score(0, 0, lead)}}
+    def doc(ours: float, lead: float) -> dict[str, dict[str, metrics.Score]]:
+        return {"summarizer": {"rouge1": metrics.Score(0, 0, ours)}, "lead": {"rouge1": metrics.Score(0, 0, lead)}}
 
     # one large win against two small losses: the mean favours the summarizer, the counts do not
     docs = [doc(0.9, 0.1), doc(0.4, 0.5), doc(0.3, 0.31), doc(0.2, 0.2)]

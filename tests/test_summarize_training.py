@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tahqiq.analysis.report import main as report_main
-from tahqiq.summarize import evaluate, training
 from tahqiq.summarize.extractive import (
     FEATURES,
     LEAD_MARGIN,
@@ -22,6 +20,11 @@ from tahqiq.summarize.extractive import (
     SentenceWeights,
     length_weights,
 )
+
+from tools import metrics
+from tools.evaluate import summaries as evaluate
+from tools.report import main as report_main
+from tools.train import summaries as training
 
 GOLD_DIR = Path(__file__).resolve().parent / "gold"
 SETS = {"tuning set 1": GOLD_DIR / "summaries.jsonl", "tuning set 2": GOLD_DIR / "summaries_heldout.jsonl"}
@@ -35,7 +38,7 @@ def gold_sets() -> dict[str, list[dict[str, str]]]:
 def _brute_force_oracle(sentences: list[list[str]], reference: list[str], k: int) -> float:
     def score(subset: tuple[int, ...]) -> float:
         tokens = [t for i in subset for t in sentences[i]]
-        return evaluate.rouge_n(tokens, reference, 1).fmeasure + evaluate.rouge_n(tokens, reference, 2).fmeasure
+        return metrics.rouge_n(tokens, reference, 1).fmeasure + metrics.rouge_n(tokens, reference, 2).fmeasure
 
     return max(score(s) for s in itertools.combinations(range(len(sentences)), k))
 
@@ -53,7 +56,7 @@ def test_oracle_is_the_best_set_of_three(sentences: list[list[str]], reference: 
         return
     assert len(chosen) == training.ORACLE_SENTENCES
     tokens = [t for i in chosen for t in sentences[i]]
-    score = evaluate.rouge_n(tokens, reference, 1).fmeasure + evaluate.rouge_n(tokens, reference, 2).fmeasure
+    score = metrics.rouge_n(tokens, reference, 1).fmeasure + metrics.rouge_n(tokens, reference, 2).fmeasure
     assert score == pytest.approx(_brute_force_oracle(sentences, reference, training.ORACLE_SENTENCES))
 
 
@@ -130,7 +133,7 @@ def test_cross_validated_summarizer_is_at_or_above_lead(gold_sets: dict[str, lis
         for length, groups in pooled.items():
             assert groups["all"]["n"] == 64
             for lang, group in groups.items():
-                for metric in evaluate.METRICS:
+                for metric in metrics.METRICS:
                     ours, lead = group["summarizer"][metric].fmeasure, group["lead"][metric].fmeasure
                     assert ours >= lead, (folds[0].name, length, lang, metric)
         short = pooled["short"]["all"]
@@ -156,7 +159,7 @@ def test_cross_validated_short_summary_is_never_below_lead_3_on_rouge_1(
             # one swap's lost word pairs: 0.30 in a fold of 8 documents, 0.79 in its 4 English ones
             assert worst[lang]["rouge2"] >= (-0.005 if lang == "all" else -0.01), (folds[0].name, lang, worst[lang])
         group = by_language_all(short)
-        for metric in evaluate.METRICS:
+        for metric in metrics.METRICS:
             assert group["summarizer"][metric].fmeasure > group["lead"][metric].fmeasure, (folds[0].name, metric)
 
 
@@ -183,7 +186,7 @@ def test_the_old_short_model_fell_below_lead_3_where_the_new_one_does_not(
     assert all(r.departures == 0 and r.pooled == (0.0, 0.0, 0.0) == r.worst_fold for r in lead)
     by_set = by_language_all(training.cross_validate(training.folds_by_set(gold_sets))["short"])
     assert new[0].pooled == pytest.approx(
-        tuple(by_set["summarizer"][m].fmeasure - by_set["lead"][m].fmeasure for m in evaluate.METRICS)
+        tuple(by_set["summarizer"][m].fmeasure - by_set["lead"][m].fmeasure for m in metrics.METRICS)
     )
 
 

@@ -76,9 +76,10 @@ from pathlib import Path
 
 import pytest
 from script_support import load_script
-from tahqiq.analysis.evaluate_ner import ner_report
-from tahqiq.analysis.evaluate_relations import ner_entities, read_gold, relations_report
 from tahqiq.analysis.relations import RelationExtractor
+
+from tools.evaluate.ner import ner_report
+from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "gold"

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from script_support import load_script
 from server import CACHE_DIR
-from tahqiq.analysis.evaluate_wsd import read_gold, wsd_report
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import (
     CONTEXT_WINDOW,
@@ -24,6 +23,8 @@ from tahqiq.analysis.wsd import (
     sense_id_for,
 )
 from tahqiq.core import normalize
+
+from tools.evaluate.wsd import read_gold, wsd_report
 
 GOLD = Path(__file__).resolve().parent / "gold" / "wsd.jsonl"
 NATURAL = Path(__file__).resolve().parent / "gold" / "wsd_natural.jsonl"

@@ -6,7 +6,7 @@
     tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
     tahqiq keys rotate
     tahqiq tokens revoke JTI [--expires-at EPOCH]
-    tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold)
+    tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold; from a checkout)
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import importlib
 import json
 import math
 import os
@@ -27,6 +28,7 @@ import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from tahqiq import __version__
@@ -436,9 +438,52 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
         return 1
 
 
-def _cmd_report(args: argparse.Namespace) -> int:
-    from tahqiq.analysis.report import main as report_main
+REPORT_NEEDS_CHECKOUT = (
+    "tahqiq report needs the repository's tools/ and tests/gold: run it from a checkout of tahqiq (its root directory)"
+)
 
+
+def _checkout_roots(report_args: Sequence[str]) -> list[Path]:
+    """Directories that may be the repository's root: the current one and those above it, then those above each
+    path named in the arguments (a ``--gold`` file)."""
+    starts = [Path.cwd()]
+    for arg in report_args:
+        value = arg.split("=", 1)[1] if arg.startswith("--") and "=" in arg else arg
+        if value.endswith(".jsonl"):
+            starts.append(Path(value).resolve().parent)
+    roots: list[Path] = []
+    for start in starts:
+        for directory in (start, *start.parents):
+            if directory not in roots:
+                roots.append(directory)
+    return roots
+
+
+def _report_main(report_args: Sequence[str]) -> Callable[[list[str]], int] | None:
+    """``tools.report.main`` of the repository (the evaluation is repository tooling, not in the wheel): imported
+    as it is when ``tools`` is importable (run from the root), else from the first checkout found above the
+    current directory or a gold file named; None when there is none (an installed wheel outside a checkout)."""
+    for root in [None, *_checkout_roots(report_args)]:
+        if root is not None:
+            if not ((root / "tools" / "report.py").is_file() and (root / "tests" / "gold").is_dir()):
+                continue
+            sys.path.insert(0, str(root))
+        try:
+            module = importlib.import_module("tools.report")
+        except ImportError:
+            if root is not None:
+                sys.path.remove(str(root))
+            continue
+        main: Callable[[list[str]], int] = module.main
+        return main
+    return None
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    report_main = _report_main(args.report_args)
+    if report_main is None:
+        print(REPORT_NEEDS_CHECKOUT, file=sys.stderr)
+        return 2
     return report_main(args.report_args)
 
 

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from tahqiq.analysis.relations import _CLITICS, Predicate, _Ent, _word_matches
+from tahqiq.analysis.relation_model import CLITICS, Mention, Predicate, word_matches
 
 __all__ = [
     "MAX_GAP",
@@ -54,7 +54,7 @@ _AFTER: Final = 1
 def strip_clitic(word: str) -> str:
     """``word`` (loosely normalised) without a leading clitic or article when at least three letters remain
     (والرئيس → رئيس, بالرباط → رباط; ولد and بين stay)."""
-    for c in _CLITICS:
+    for c in CLITICS:
         if word.startswith(c) and len(word) - len(c) >= 3:
             return word[len(c) :]
     return word
@@ -69,17 +69,17 @@ class Candidate:
     """An ordered pair of entities (``first`` before ``second`` in the text) and its pair features; ``classes``
     are the ``predicate/order`` names its types allow, each with its own trigger features."""
 
-    first: _Ent
-    second: _Ent
+    first: Mention
+    second: Mention
     features: tuple[str, ...]
     classes: tuple[tuple[str, Predicate, str, tuple[str, ...]], ...]  # (class, predicate, order, class features)
 
-    def subject_object(self, order: str) -> tuple[_Ent, _Ent]:
+    def subject_object(self, order: str) -> tuple[Mention, Mention]:
         return (self.first, self.second) if order == "so" else (self.second, self.first)
 
 
 def _pair_features(
-    a: _Ent, b: _Ent, ents: Sequence[_Ent], words: Sequence[str], text: str
+    a: Mention, b: Mention, ents: Sequence[Mention], words: Sequence[str], text: str
 ) -> tuple[list[str], list[str], list[str]]:
     """The pair's features, the words between (an entity between as its type) and the words before ``a``."""
     inner = [e for e in ents if a.last <= e.first and e.last <= b.first]
@@ -127,8 +127,8 @@ Span = tuple[int, int]
 
 def candidates(
     text: str,
-    ents: Sequence[_Ent],
-    args: Sequence[_Ent],
+    ents: Sequence[Mention],
+    args: Sequence[Mention],
     words: Sequence[str],
     predicates: Iterable[Predicate],
     found: Iterable[tuple[str, Span, Span]] = (),
@@ -195,7 +195,7 @@ def _trigger_features(
             for w in words:
                 known = matches.get((token, w))
                 if known is None:
-                    known = matches[(token, w)] = _word_matches(token, w)
+                    known = matches[(token, w)] = word_matches(token, w)
                 if known:
                     hit = True
                     break
@@ -238,17 +238,17 @@ class RelationClassifier:
     def additions(
         self,
         text: str,
-        ents: Sequence[_Ent],
-        args: Sequence[_Ent],
+        ents: Sequence[Mention],
+        args: Sequence[Mention],
         words: Sequence[str],
         predicates: Iterable[Predicate],
         taken_pairs: set[tuple[Span, Span]],
         functional_taken: set[tuple[str, int, int]],
         patterns_found: Iterable[tuple[str, Span, Span]] = (),
-    ) -> list[tuple[float, Predicate, _Ent, _Ent]]:
+    ) -> list[tuple[float, Predicate, Mention, Mention]]:
         """``(probability, predicate, subject, object)`` for the pairs no pattern judged, ``patterns_found`` being
         the patterns' relations ``(predicate, subject span, object span)``."""
-        found: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        found: list[tuple[float, Predicate, Mention, Mention]] = []
         for cand in candidates(text, ents, args, words, predicates, patterns_found):
             if (cand.first.span, cand.second.span) in taken_pairs:
                 continue
@@ -262,7 +262,7 @@ class RelationClassifier:
                 found.append((prob, p, s, o))
                 break
         found.sort(key=lambda f: (-f[0], f[2].start, f[3].start, f[1].name))
-        kept: list[tuple[float, Predicate, _Ent, _Ent]] = []
+        kept: list[tuple[float, Predicate, Mention, Mention]] = []
         for prob, p, s, o in found:
             if p.functional:
                 k = (p.name, s.start, s.end)

@@ -76,13 +76,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from itertools import product
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
+from tahqiq.analysis.relation_classifier import RelationClassifier, load_classifier
+from tahqiq.analysis.relation_model import ANY_WORD, CLITICS, Mention, Predicate, Trigger, word_matches
 from tahqiq.core import normalize, scan
-from tahqiq.summarize.sentences import sentence_spans
-
-if TYPE_CHECKING:
-    from tahqiq.analysis.relation_classifier import RelationClassifier
+from tahqiq.text.sentences import sentence_spans
 
 __all__ = [
     "ENTITY_TYPES",
@@ -113,7 +112,6 @@ def _loose(word: str) -> str:
     return normalize(word, punctuation=True)
 
 
-_CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
 # head nouns of place, institution and event names that a clitic ب or ل may be attached to (بمدينة الكويت,
 # لجامعة …, بجائزة …)
 _PLACE_HEADS: Final = frozenset(
@@ -151,44 +149,6 @@ _ORG_PRONOUNS: Final = frozenset({_loose("له"), _loose("لها")})
 _BEAT: Final = frozenset(_loose(w) for w in "متقدما متقدمة فوزه فوزها تغلبه تغلبها فاز فازت تغلب تغلبت".split())
 _IN_IT: Final = frozenset(_loose(w) for w in ("فيه", "فيها"))
 _ON: Final = _loose("على")
-# a trigger word matching any one word (يعمل * في: يعمل أستاذا في, تعمل استشارية في)
-_ANY: Final = "*"
-
-
-@dataclass(frozen=True, slots=True)
-class Trigger:
-    words: tuple[str, ...]
-    site: str  # between | before
-    order: str  # so | os
-    max_gap: int | None
-    object_types: frozenset[str] | None = None  # narrower than the predicate's range (None: the whole range)
-    precision: float | None = None  # the pattern's measured precision (the predicate's prior when None)
-    subject_types: frozenset[str] | None = None  # narrower than the predicate's domain (None: the whole domain)
-    subject_heads: frozenset[str] | None = None  # the subject's first word must be one of these (clitics aside)
-    not_subject_heads: frozenset[str] = frozenset()  # … and must not be one of these
-    object_heads: frozenset[str] | None = None  # the object's first word must be one of these (clitics aside)
-    not_object_heads: frozenset[str] = frozenset()  # … and must not be one of these
-    topic: bool = False  # a possessive pronoun (موقعها): the first entity of its type, at any distance
-    # the subject holds no nisba: an organisation named with its country's (أرامكو السعودية في عمان) acts in the
-    # city after في rather than sitting there
-    plain_subject: bool = False
-    # a ``before`` trigger relating two conjuncts to each other (الحدود بين الأردن والعراق; ابنتيه ليلى وسلمى);
-    # other triggers before two conjuncts say something of each of them, nothing of one to the other
-    conjuncts: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Predicate:
-    name: str
-    domain: frozenset[str]
-    range: frozenset[str]
-    description: str
-    functional: bool
-    precision: float
-    triggers: tuple[Trigger, ...]
-
-    def allows(self, subject_type: str, object_type: str) -> bool:
-        return subject_type in self.domain and object_type in self.range
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +174,7 @@ def _words(text: str) -> frozenset[str]:
 
 def _head_in(word: str, heads: frozenset[str]) -> bool:
     """Whether ``word`` (loosely normalised) is one of ``heads``, a leading clitic or article aside."""
-    return word in heads or any(word.startswith(c) and word[len(c) :] in heads for c in _CLITICS)
+    return word in heads or any(word.startswith(c) and word[len(c) :] in heads for c in CLITICS)
 
 
 def _data() -> dict[str, Any]:
@@ -249,7 +209,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
     for p in data["predicates"]:
         triggers = tuple(
             Trigger(
-                tuple(_ANY if w == _ANY else _loose(w) for w in str(t["text"]).split()),
+                tuple(ANY_WORD if w == ANY_WORD else _loose(w) for w in str(t["text"]).split()),
                 str(t.get("site", "between")),
                 str(t.get("order", "so")),
                 int(t["max_gap"]) if "max_gap" in t else None,
@@ -280,25 +240,6 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class _Ent:
-    type: str
-    text: str
-    start: int
-    end: int
-    confidence: float
-    first: int  # index of its first word token
-    last: int  # index one past its last word token
-    alias: bool = False  # a word naming an organisation again (النادي): no entity the text was given
-
-    @property
-    def span(self) -> tuple[int, int]:
-        return (self.start, self.end)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "type": self.type, "start": self.start, "end": self.end}
-
-
 _Key = tuple[tuple[int, int, str], tuple[int, int, str]]
 
 
@@ -306,13 +247,13 @@ _Key = tuple[tuple[int, int, str], tuple[int, int, str]]
 class _Layout:
     """A sentence's entities indexed for reading the words between two of them (``RelationExtractor._view``)."""
 
-    order: list[_Ent]  # by first word, the longer first
+    order: list[Mention]  # by first word, the longer first
     firsts: list[int]  # each one's first word, for bisection
     twins: frozenset[int]  # ids of the entities another one spans exactly (the same words, another type)
     parts: frozenset[int]  # ids of the entities inside another's name (no arguments)
 
     @classmethod
-    def of(cls, ents: list[_Ent], args: list[_Ent]) -> _Layout:
+    def of(cls, ents: list[Mention], args: list[Mention]) -> _Layout:
         order = sorted(ents, key=lambda e: (e.first, -e.last))
         spans = Counter((e.first, e.last) for e in ents)
         arguments = {id(e) for e in args}
@@ -337,7 +278,7 @@ def _stems(words: list[str]) -> set[str]:
     if len(words) != 1:
         return set()
     forms = {words[0]}
-    for c in _CLITICS:
+    for c in CLITICS:
         if words[0].startswith(c) and len(words[0]) - len(c) >= 2:
             forms.add(words[0][len(c) :])
     out = set(forms)
@@ -355,30 +296,12 @@ def _nisba_names(nisba: list[str], name: list[str]) -> bool:
     return bool(_stems(nisba) & _stems(name))
 
 
-def _stem_matches(token: str, want: str) -> bool:
-    if token == want or (len(want) >= 3 and token.startswith(want)):
-        return True
-    # the future prefix: سيزور / ستقام match يزور / تقام
-    return len(token) >= 4 and token[0] == "س" and token[1] in "يتنا" and _stem_matches(token[1:], want)
-
-
-def _word_matches(token: str, want: str) -> bool:
-    if want == _ANY:
-        return True
-    if _stem_matches(token, want):
-        return True
-    for c in _CLITICS:
-        if token.startswith(c) and len(token) - len(c) >= 2 and _stem_matches(token[len(c) :], want):
-            return True
-    return False
-
-
 def _match_forms(words: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The forms a trigger word may match in ``words`` (as ``_word_matches`` reads them): each word, without a
+    """The forms a trigger word may match in ``words`` (as ``word_matches`` reads them): each word, without a
     clitic, without the future prefix; and their prefixes of three letters or more."""
     forms: set[str] = set()
     for word in words:
-        todo = [word] + [word[len(c) :] for c in _CLITICS if word.startswith(c) and len(word) - len(c) >= 2]
+        todo = [word] + [word[len(c) :] for c in CLITICS if word.startswith(c) and len(word) - len(c) >= 2]
         while todo:
             f = todo.pop()
             if f in forms:
@@ -390,7 +313,7 @@ def _match_forms(words: list[str]) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _occurs(want: str, forms: tuple[frozenset[str], frozenset[str]]) -> bool:
-    """Whether ``_word_matches(w, want)`` holds for some word of the sentence whose ``_match_forms`` are given."""
+    """Whether ``word_matches(w, want)`` holds for some word of the sentence whose ``_match_forms`` are given."""
     return want in forms[0] or (len(want) >= 3 and want in forms[1])
 
 
@@ -423,7 +346,7 @@ def _contains(tokens: list[str], words: tuple[str, ...]) -> bool:
     n = len(words)
     if n == 0:
         return not tokens
-    return any(all(_word_matches(tokens[i + k], words[k]) for k in range(n)) for i in range(len(tokens) - n + 1))
+    return any(all(word_matches(tokens[i + k], words[k]) for k in range(n)) for i in range(len(tokens) - n + 1))
 
 
 class RelationExtractor:
@@ -440,9 +363,6 @@ class RelationExtractor:
     ) -> None:
         self.predicates = predicates if predicates is not None else load_inventory()
         if classifier == "shipped":
-            # imported here: the classifier's module builds on this one's entity and matching helpers
-            from tahqiq.analysis.relation_classifier import load_classifier
-
             classifier = load_classifier()
         # the statistical layer adding what the patterns miss (None: the patterns alone)
         self.classifier: RelationClassifier | None = classifier
@@ -460,8 +380,8 @@ class RelationExtractor:
             for p in self.predicates
         ]
 
-    def _entities(self, text: str, entities: Iterable[Any], words: list[tuple[int, int]]) -> list[_Ent]:
-        out: list[_Ent] = []
+    def _entities(self, text: str, entities: Iterable[Any], words: list[tuple[int, int]]) -> list[Mention]:
+        out: list[Mention] = []
         for e in entities:
             get = _entity_fields(e).get
             etype, start, end = str(get("type")), int(get("start") or 0), int(get("end") or 0)
@@ -472,7 +392,7 @@ class RelationExtractor:
                 continue
             conf = get("confidence", None)
             out.append(
-                _Ent(
+                Mention(
                     etype,
                     str(get("text", None) or text[start:end]),
                     start,
@@ -485,16 +405,16 @@ class RelationExtractor:
         return out
 
     @staticmethod
-    def _name_part(e: _Ent, ents: list[_Ent]) -> bool:
+    def _name_part(e: Mention, ents: list[Mention]) -> bool:
         """Whether ``e`` is inside another entity's name (مطار الملك خالد الدولي, جامعة قطر): such a part is
         related to its whole by the nesting rules only."""
         return any(f.type in _NAME_TYPES and f.start <= e.start and e.end <= f.end and f.span != e.span for f in ents)
 
     @staticmethod
-    def _honorific(e: _Ent, loose_words: list[str]) -> bool:
+    def _honorific(e: Mention, loose_words: list[str]) -> bool:
         return e.type == "OCC" and e.last - e.first == 1 and _head_in(loose_words[e.first], _HONORIFICS)
 
-    def _title_holders(self, title: _Ent, ents: list[_Ent], loose_words: list[str]) -> list[_Ent]:
+    def _title_holders(self, title: Mention, ents: list[Mention], loose_words: list[str]) -> list[Mention]:
         """The persons a title belongs to: right after it (a courtesy title between them aside: ولي العهد
         السعودي الأمير محمد بن سلمان) or right before it (عبد اللطيف الجواهري، محافظ بنك المغرب)."""
         if self._name_part(title, ents):
@@ -503,7 +423,7 @@ class RelationExtractor:
         honorific = [e for e in ents if e.first == after and e is not title and self._honorific(e, loose_words)]
         if honorific and not self._honorific(title, loose_words):
             after = honorific[0].last
-        out: list[_Ent] = []
+        out: list[Mention] = []
         for e in ents:
             if e.type != "PERS" or self._name_part(e, ents):
                 continue
@@ -513,7 +433,7 @@ class RelationExtractor:
 
     def _nested(
         self,
-        ents: list[_Ent],
+        ents: list[Mention],
         loose_words: list[str],
         best: dict[_Key, tuple[float, Predicate, str]],
     ) -> None:
@@ -566,7 +486,7 @@ class RelationExtractor:
                             best[key] = (conf, p, f"nested/{n}")
 
     @staticmethod
-    def _lead(e: _Ent, ents: list[_Ent]) -> int:
+    def _lead(e: Mention, ents: list[Mention]) -> int:
         """The first word of the titles and nisbas standing right before ``e`` (its own first word when none):
         a verb before a titled subject stands before the title (ولد الكاتب الفلسطيني سليم حداد)."""
         lead = e.first
@@ -579,8 +499,8 @@ class RelationExtractor:
     def _trigger_site_ok(
         self,
         t: Trigger,
-        a: _Ent,
-        b: _Ent,
+        a: Mention,
+        b: Mention,
         between: list[str],
         before: list[str],
         gap: int,
@@ -615,13 +535,15 @@ class RelationExtractor:
             for k in range(1, len(words))
         )
 
-    def prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[_Ent], list[_Ent], list[str]]:
+    def prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[Mention], list[Mention], list[str]]:
         """The sentence's entities, those of them that are no part of a name (the arguments) and its loosely
         normalised words (numbers are words too: an entity may be one, DATE 2026 inside كأس العالم 2026)."""
         ents, args, words, _ = self._prepare(text, entities)
         return ents, args, words
 
-    def _prepare(self, text: str, entities: Iterable[Any]) -> tuple[list[_Ent], list[_Ent], list[str], frozenset[int]]:
+    def _prepare(
+        self, text: str, entities: Iterable[Any]
+    ) -> tuple[list[Mention], list[Mention], list[str], frozenset[int]]:
         """``prepare``'s answer and the indices of the words a comma stands right before."""
         tokens = []
         commas: set[int] = set()
@@ -635,7 +557,7 @@ class RelationExtractor:
         return ents, args, [_loose(t.text) for t in tokens], frozenset(commas)
 
     @staticmethod
-    def _parenthetical(a: _Ent, b: _Ent, commas: frozenset[int], ents: list[_Ent]) -> int | None:
+    def _parenthetical(a: Mention, b: Mention, commas: frozenset[int], ents: list[Mention]) -> int | None:
         """Where the words after ``a`` go on once a clause set off by two commas right after it is skipped
         (شركة أبل، التي أسسها ستيف جوبز عام 1976، نظارتها …; ومقرها الدار البيضاء، أنها …): the index of the
         first word after the second comma, when it lies before ``b`` and the clause is short; None otherwise."""
@@ -688,7 +610,7 @@ class RelationExtractor:
         leads = {id(e): self._lead(e, ents) for e in args}
         # each argument's conjuncts: the entities of its type coordinated right after it by و (on a person's
         # title when it has one: … ماكرون والمستشار الألماني فريدريش ميرتس ورئيس الوزراء البريطاني كير ستارمر)
-        conjuncts: dict[int, list[_Ent]] = {}
+        conjuncts: dict[int, list[Mention]] = {}
         for a in reversed(args):
             nxt = next(
                 (
@@ -827,7 +749,7 @@ class RelationExtractor:
         self._beaten(args, ents, loose_words, best)
         self._coordinated(args, loose_words, best, ents)
         self._won_at(args, loose_words, best)
-        found: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
+        found: list[tuple[float, Predicate, Mention, Mention, str]] = []
         index = {(e.start, e.end, e.type): e for e in ents}
         mapped: set[tuple[str, _Key]] = set()
         for (sk, ok), (conf, p, source) in sorted(best.items(), key=lambda kv: -kv[1][0]):
@@ -838,7 +760,7 @@ class RelationExtractor:
             mapped.add(said_of)
             found.append((conf, p, s, o, source))
         found.sort(key=lambda f: -f[0])
-        kept: list[tuple[float, Predicate, _Ent, _Ent, str]] = []
+        kept: list[tuple[float, Predicate, Mention, Mention, str]] = []
         taken: set[tuple[str, int, int]] = set()
         for conf, p, s, o, source in found:
             if p.functional:
@@ -877,7 +799,7 @@ class RelationExtractor:
         return out
 
     def _view(
-        self, a: _Ent, b: _Ent, start: int, layout: _Layout, loose_words: list[str], reach: int
+        self, a: Mention, b: Mention, start: int, layout: _Layout, loose_words: list[str], reach: int
     ) -> tuple[int, list[str], frozenset[int], set[str]]:
         """The pair's distance, words between, courtesy-title word indices and the types of the argument entities
         between, reading the words from ``start`` (``a.last``, or past a parenthetical clause) to ``b``; only the
@@ -908,19 +830,26 @@ class RelationExtractor:
         return gap, loose_words[start : b.first], courtesy, inside
 
     @staticmethod
-    def _other_state(subject: _Ent, state: _Ent, ents: list[_Ent], loose_words: list[str]) -> bool:
+    def _other_state(subject: Mention, state: Mention, ents: list[Mention], loose_words: list[str]) -> bool:
         """Whether ``subject`` holds a nisba (a NORP inside its name) that does not name ``state``."""
         nisbas = [e for e in ents if e.type == "NORP" and subject.start <= e.start and e.end <= subject.end]
         state_words = loose_words[state.first : state.last]
         return bool(nisbas) and not any(_nisba_names(loose_words[n.first : n.last], state_words) for n in nisbas)
 
     @staticmethod
-    def _topic(a: _Ent, args: list[_Ent]) -> bool:
+    def _topic(a: Mention, args: list[Mention]) -> bool:
         """Whether ``a`` is the sentence's first argument of its type."""
         return not any(e.type == a.type and e.first < a.first for e in args)
 
     def _far_trigger(
-        self, t: Trigger, p: Predicate, a: _Ent, b: _Ent, ents: list[_Ent], args: list[_Ent], loose_words: list[str]
+        self,
+        t: Trigger,
+        p: Predicate,
+        a: Mention,
+        b: Mention,
+        ents: list[Mention],
+        args: list[Mention],
+        loose_words: list[str],
     ) -> bool:
         """Whether ``t`` may relate the sentence's topic ``a`` to ``b`` (of another type) past the trigger's
         distance: a verb or noun (not a bare preposition) standing right before ``b`` or the titles before it (…
@@ -946,7 +875,7 @@ class RelationExtractor:
         return False
 
     def _past_fillers(
-        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], slot: frozenset[str]
+        self, t: Trigger, a: Mention, b: Mention, ents: list[Mention], loose_words: list[str], slot: frozenset[str]
     ) -> bool:
         """Whether a ``between`` trigger stands after every entity between the two (those that could fill the
         far slot among them), right before the second entity or the titles before it, so that none of them can be
@@ -971,7 +900,7 @@ class RelationExtractor:
         if len(tail) <= len(words) + 1 and _contains(tail, words):
             return True
         # … or a trigger with a word of any kind holds an entity that could fill no slot (ويعمل جراحا في …)
-        if _ANY not in words:
+        if ANY_WORD not in words:
             return False
         size = len(words) - clitic
         window = lead - size
@@ -980,7 +909,7 @@ class RelationExtractor:
         return _contains([*loose_words[window:lead], *words[size:]], words)
 
     def _nearer_subject(
-        self, t: Trigger, a: _Ent, b: _Ent, ents: list[_Ent], loose_words: list[str], start: int
+        self, t: Trigger, a: Mention, b: Mention, ents: list[Mention], loose_words: list[str], start: int
     ) -> bool:
         """Whether an entity of the subject's type stands between ``start`` (where the words read begin: the
         subject's end, or past a parenthetical clause or the subject's conjuncts) and the trigger: the trigger is
@@ -1000,7 +929,7 @@ class RelationExtractor:
         return False
 
     def _honorific_posts(
-        self, ents: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
+        self, ents: list[Mention], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
     ) -> None:
         """A person holding a post keeps a courtesy title (الشيخ، الأمير، الدكتور) only when it is the only one."""
         posts: dict[tuple[int, int, str], list[_Key]] = {}
@@ -1016,8 +945,8 @@ class RelationExtractor:
 
     def _named_again(
         self,
-        ents: list[_Ent],
-        args: list[_Ent],
+        ents: list[Mention],
+        args: list[Mention],
         loose_words: list[str],
         best: dict[_Key, tuple[float, Predicate, str]],
     ) -> None:
@@ -1055,7 +984,7 @@ class RelationExtractor:
                     if conf >= self.min_confidence and key not in best and (key[1], key[0]) not in best:
                         best[key] = (conf, p, "head_of/again")
 
-    def _aliases(self, text: str, ents: list[_Ent], loose_words: list[str]) -> dict[_Ent, _Ent]:
+    def _aliases(self, text: str, ents: list[Mention], loose_words: list[str]) -> dict[Mention, Mention]:
         """Words outside every entity that name an organisation before them again by its head noun (النادي,
         والاتحاد: نادي …, الاتحاد …), each as an entity of its own mapped to the organisation."""
         # a name inside another (نادي الهلال in مجلس إدارة نادي الهلال) may be the one named again
@@ -1063,7 +992,7 @@ class RelationExtractor:
         if not orgs:
             return {}
         covered = {i for e in ents for i in range(e.first, e.last)}
-        out: dict[_Ent, _Ent] = {}
+        out: dict[Mention, Mention] = {}
         words: list[tuple[int, int]] | None = None
         for i, word in enumerate(loose_words):
             if i in covered or not word.startswith(("ال", "وال")):
@@ -1076,7 +1005,7 @@ class RelationExtractor:
                 words = [(t.start, t.end) for t in scan(text) if t.kind in ("word", "number")]
             start, end = words[i]
             org = named[0]
-            out[_Ent("ORG", text[start:end], start, end, org.confidence, i, i + 1, alias=True)] = org
+            out[Mention("ORG", text[start:end], start, end, org.confidence, i, i + 1, alias=True)] = org
         return out
 
     @staticmethod
@@ -1086,14 +1015,14 @@ class RelationExtractor:
         for article in articles:
             if word.startswith(article) and len(word) - len(article) >= 3:
                 bare = word[len(article) :]
-                if bare == head or any(head.startswith(c) and head[len(c) :] == bare for c in _CLITICS):
+                if bare == head or any(head.startswith(c) and head[len(c) :] == bare for c in CLITICS):
                     return True
         return False
 
     def _beaten(
         self,
-        args: list[_Ent],
-        ents: list[_Ent],
+        args: list[Mention],
+        ents: list[Mention],
         loose_words: list[str],
         best: dict[_Key, tuple[float, Predicate, str]],
     ) -> None:
@@ -1129,7 +1058,9 @@ class RelationExtractor:
                         best[new] = (conf * 0.9, p, source.split("+")[0] + "+beaten")
                 break
 
-    def _won_at(self, args: list[_Ent], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]) -> None:
+    def _won_at(
+        self, args: list[Mention], loose_words: list[str], best: dict[_Key, tuple[float, Predicate, str]]
+    ) -> None:
         """Who won an event, prize or race held in a larger event took part in that one (حقق سفيان البقالي ذهبية
         سباق 3000 متر موانع في دورة الألعاب الأولمبية بباريس; نالت … جائزة العين الذهبية في مهرجان كان)."""
         p = self.by_name.get("participant_in")
@@ -1153,10 +1084,10 @@ class RelationExtractor:
 
     def _coordinated(
         self,
-        args: list[_Ent],
+        args: list[Mention],
         loose_words: list[str],
         best: dict[_Key, tuple[float, Predicate, str]],
-        ents: list[_Ent],
+        ents: list[Mention],
     ) -> None:
         """A relation carries over to an entity coordinated with its subject or object by و (تحد المغرب الجزائر
         من الشرق وموريتانيا من الجنوب; العربية والأمازيغية لغتان رسميتان في الجزائر), the same type, at most

@@ -3,7 +3,7 @@
 
 How it chooses sentences:
 
-1. :func:`tahqiq.summarize.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
+1. :func:`tahqiq.text.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
    decimals, quotations, line breaks; over-long sentences are cut at clauses).
 2. Each of the first :data:`MAX_RANKED_SENTENCES` sentences becomes a bag of stems: the text is lowercased and put
    through the core's normaliser (``tahqiq.core.normalize``, with ta marbuta and digits folded), ``tahqiq.core.scan``
@@ -16,10 +16,10 @@ How it chooses sentences:
 4. A logistic model (:data:`WEIGHTS`) turns each sentence's position (a weight for each of the first five), its
    centrality and the log of its number of content terms into the log-odds that it is one of the three sentences
    that best cover a reference summary. The weights are learned from the project's two gold sets (64 Arabic and
-   English documents, :mod:`tahqiq.summarize.training`): on news the lead is strong, so the learned position weights
-   are the supervised form of a position prior; longer sentences carry more of the news. The short summary has
-   its own fit, :data:`SHORT_WEIGHTS`, shrunk harder toward the lead-only model (L2 16, not 4): three sentences
-   leave least room for a mistaken swap, and the gold sets put the news later than most news does.
+   English documents, :mod:`tools.train.summaries` in the repository): on news the lead is strong, so the learned
+   position weights are the supervised form of a position prior; longer sentences carry more of the news. The short
+   summary has its own fit, :data:`SHORT_WEIGHTS`, shrunk harder toward the lead-only model (L2 16, not 4): three
+   sentences leave least room for a mistaken swap, and the gold sets put the news later than most news does.
 5. The summary starts from the lead: the first k sentences get :data:`LEAD_MARGIN` extra log-odds, and sentences
    are chosen greedily on that score minus :data:`REDUNDANCY_WEIGHT` times their highest similarity to one already
    chosen. So a later sentence replaces a lead sentence only when the model is clearly surer of it, and a near-repeat
@@ -43,7 +43,7 @@ from functools import lru_cache
 import numpy as np
 
 from tahqiq.core import normalize, scan
-from tahqiq.summarize.sentences import load_word_list, sentence_spans
+from tahqiq.text.sentences import load_word_list, sentence_spans
 
 LENGTH_SENTENCES: dict[str, int] = {"short": 3, "medium": 5, "long": 8}
 """How many sentences each ``length`` of the request chooses."""
@@ -86,8 +86,8 @@ class SentenceWeights:
 
 
 WEIGHTS = SentenceWeights(bias=-4.112, position=(0.366, 0.592, 0.489, 0.988, 0.279), centrality=0.905, length=1.088)
-"""The model of the medium and long summaries: fitted by :func:`tahqiq.summarize.training.fit_weights` on both gold
-sets (64 documents) with L2 4; a test checks that a refit gives these figures."""
+"""The model of the medium and long summaries: fitted by :func:`tools.train.summaries.fit_weights` (in the
+repository) on both gold sets (64 documents) with L2 4; a test checks that a refit gives these figures."""
 SHORT_WEIGHTS = SentenceWeights(bias=-2.951, position=(0.233, 0.33, 0.233, 0.52, 0.073), centrality=0.65, length=0.745)
 """The model of the short summary: the same fit with L2 16, so that a later sentence needs more evidence to replace
 one of the first three. Cross-validated, its departures from Lead-3 never lowered a document's ROUGE-1, where about
@@ -302,7 +302,7 @@ def summarize(
     document order. Empty or blank text gives no sentences. Raises ``ValueError`` only for an unknown ``length``.
     ``language`` is ``detect_language(text)`` when the caller has it already (it reads the whole text); ``weights``
     are the sentence model's, ``length_weights(length)`` when None (others are for cross-validation,
-    :mod:`tahqiq.summarize.training`)."""
+    :mod:`tools.train.summaries`, in the repository)."""
     if length not in LENGTH_SENTENCES:
         raise ValueError(f"length must be one of {', '.join(LENGTH_SENTENCES)}, not {length!r}")
     k = LENGTH_SENTENCES[length]

@@ -58,8 +58,8 @@ def _sentence_starters() -> frozenset[str]:
 
 
 def load_word_list(name: str) -> list[str]:
-    """The entries of ``summarize/data/NAME``: one a line, ``#`` starts a comment, blank lines skipped."""
-    text = resources.files("tahqiq.summarize").joinpath("data", name).read_text(encoding="utf-8")
+    """The entries of ``text/data/NAME``: one a line, ``#`` starts a comment, blank lines skipped."""
+    text = resources.files("tahqiq.text").joinpath("data", name).read_text(encoding="utf-8")
     words = []
     for line in text.splitlines():
         entry = line.split("#", 1)[0].strip()

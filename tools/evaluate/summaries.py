@@ -2,16 +2,16 @@
 
     tahqiq report summaries [--gold PATH ...] [--length short|medium|long|all] [--verbose]
                             [--cv [--sweep L2:MARGIN,...]]
-    (also python -m tahqiq.summarize.evaluate ...; run from the repository)
+    (also python -m tools.report summaries ...; run from the repository root)
 
 Without ``--gold`` both gold sets are scored, each under its own heading: tests/gold/summaries.jsonl and
 tests/gold/summaries_heldout.jsonl (held out until it had been looked at once; now, like the first, a set the
 summarizer's weights are fitted on, so the figures on either are not a measurement). ``--length all`` prints one
 table of F1 for every set, length and language instead of the detailed lines. ``--cv`` prints the cross-validated
-figures instead (:mod:`tahqiq.summarize.training`): the weights refitted without the documents they are scored on,
+figures instead (:mod:`tools.train.summaries`): the weights refitted without the documents they are scored on,
 by set (with two or more sets) and in 8 folds, with each scheme's worst fold. ``--cv --sweep 4:0.9,16:0.9`` prints
 the short summary cross-validated with each of those ridge penalties and lead margins instead (what its settings
-were chosen on: :func:`tahqiq.summarize.training.short_sweep`).
+were chosen on: :func:`tools.train.summaries.short_sweep`).
 
 Scoring conventions:
 
@@ -23,86 +23,27 @@ Scoring conventions:
   into sentences: ``rougeL``, not ``rougeLsum``). Precision, recall and F1 per document; the report averages them
   over the documents (macro), per language and overall.
 - Lead-k: the first k sentences of the same splitter, k = the sentences the summarizer chose for that ``length``.
+
+Repository tooling, never in the wheel (it reads tests/gold). The ROUGE scores themselves are in
+:mod:`tools.metrics` and the command line in :mod:`tools.report`, so that this module and the training
+(:mod:`tools.train.summaries`), which scores folds with it, import each other in one direction only.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import re
-import sys
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tahqiq.core import normalize
 from tahqiq.summarize.extractive import LENGTH_SENTENCES, SentenceWeights, summarize
-from tahqiq.summarize.sentences import split_sentences
+from tahqiq.text.sentences import split_sentences
+
+from tools.metrics import METRICS, Score, rouge
 
 DEFAULT_GOLD = Path("tests/gold/summaries.jsonl")
 HELDOUT_GOLD = Path("tests/gold/summaries_heldout.jsonl")
 GOLD_SETS: dict[str, Path] = {"tuning set 1": DEFAULT_GOLD, "tuning set 2": HELDOUT_GOLD}
 """The sets scored when no ``--gold`` is given, by label: the summarizer's weights are fitted on both."""
-METRICS = ("rouge1", "rouge2", "rougeL")
-_TOKEN = re.compile(r"[^\W_]+")
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """Precision, recall and F1 of one metric on one document (all 0 when either side has no tokens)."""
-
-    precision: float
-    recall: float
-    fmeasure: float
-
-
-def tokenize(text: str) -> list[str]:
-    """ROUGE tokens: lowercase, normalised, runs of letters and digits."""
-    return _TOKEN.findall(normalize(text.lower()))
-
-
-def _score(overlap: int, candidate: int, reference: int) -> Score:
-    precision = overlap / candidate if candidate else 0.0
-    recall = overlap / reference if reference else 0.0
-    f = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return Score(precision, recall, f)
-
-
-def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
-
-
-def rouge_n(candidate: Sequence[str], reference: Sequence[str], n: int) -> Score:
-    """ROUGE-N of token lists: n-grams shared, each counted at most as often as on the side where it is rarer."""
-    c, r = _ngrams(candidate, n), _ngrams(reference, n)
-    return _score(sum((c & r).values()), sum(c.values()), sum(r.values()))
-
-
-def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
-    """Length of the longest common subsequence (dynamic programming, one row at a time)."""
-    if len(a) < len(b):
-        a, b = b, a
-    previous = [0] * (len(b) + 1)
-    for x in a:
-        current = [0]
-        for j, y in enumerate(b):
-            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
-        previous = current
-    return previous[-1]
-
-
-def rouge_l(candidate: Sequence[str], reference: Sequence[str]) -> Score:
-    """ROUGE-L: the longest common subsequence over the candidate's and the reference's lengths."""
-    return _score(lcs_length(candidate, reference), len(candidate), len(reference))
-
-
-def rouge(candidate: str, reference: str) -> dict[str, Score]:
-    """ROUGE-1, ROUGE-2 and ROUGE-L of two texts, keyed like ``rouge-score`` (``rouge1``, ``rouge2``, ``rougeL``)."""
-    c, r = tokenize(candidate), tokenize(reference)
-    return {"rouge1": rouge_n(c, r, 1), "rouge2": rouge_n(c, r, 2), "rougeL": rouge_l(c, r)}
 
 
 def load_gold(path: Path) -> list[dict[str, str]]:
@@ -183,7 +124,7 @@ def _line(name: str, scores: dict[str, Score]) -> str:
     return f"    {name:<11}{cells}"
 
 
-def _print_detail(label: str, gold: Path, length: str, verbose: bool) -> None:
+def print_detail(label: str, gold: Path, length: str, verbose: bool) -> None:
     k = LENGTH_SENTENCES[length]
     result = summaries_report(gold, length)
     print(f"{label}: ROUGE F1 (P, R) x100 of the extractive summarizer and Lead-{k} on {gold}, length {length}")
@@ -219,65 +160,3 @@ def summaries_table(gold_sets: dict[str, Path]) -> list[str]:
                 )
                 lines.append(f"| {label} | {length} | {name} | {group['n']} | {ours} | Lead-{k} {lead} |")
     return lines
-
-
-def _settings(value: str) -> list[tuple[float, float]]:
-    """``--sweep``'s value: comma-separated ``L2:MARGIN`` pairs of finite numbers, L2 above 0, margins 0 or more."""
-    try:
-        pairs = [tuple(float(x) for x in part.split(":")) for part in value.split(",")]
-    except ValueError:
-        pairs = []
-    if not pairs or any(len(p) != 2 or not (0 < p[0] < math.inf and 0 <= p[1] < math.inf) for p in pairs):
-        raise argparse.ArgumentTypeError(f"expected L2:MARGIN pairs (L2 > 0, margin >= 0), comma-separated: {value!r}")
-    return [(p[0], p[1]) for p in pairs]
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tahqiq report summaries", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--gold", type=Path, action="append", help="a gold file, may be repeated (default: both sets in tests/gold)"
-    )
-    parser.add_argument("--length", default="short", choices=[*LENGTH_SENTENCES, "all"])
-    parser.add_argument(
-        "--verbose", action="store_true", help="per-document F1 and the sentences chosen (not with --length all)"
-    )
-    parser.add_argument("--cv", action="store_true", help="cross-validated figures (weights refitted per fold)")
-    parser.add_argument(
-        "--sweep",
-        type=_settings,
-        metavar="L2:MARGIN,...",
-        help="with --cv: the short summary cross-validated with each of these ridge penalties and lead margins "
-        "(pooled, worst fold, departures from Lead-3 in four schemes), instead",
-    )
-    args = parser.parse_args(argv)
-    if args.sweep and not args.cv:
-        parser.error("--sweep needs --cv")
-    if not args.gold:
-        gold_sets = GOLD_SETS
-    elif len(args.gold) == 1:
-        gold_sets = {"gold set": args.gold[0]}
-    else:
-        gold_sets = {str(path): path for path in args.gold}
-    for gold in gold_sets.values():
-        if not gold.is_file():
-            print(f"no gold file {gold}: run from the repository or pass --gold", file=sys.stderr)
-            return 2
-    if args.cv:
-        from tahqiq.summarize.training import cross_validation_table, short_sweep_table  # they import this module
-
-        sets = {label: load_gold(gold) for label, gold in gold_sets.items()}
-        print("\n".join(short_sweep_table(sets, args.sweep) if args.sweep else cross_validation_table(sets)))
-        return 0
-    if args.length == "all":
-        print("ROUGE F1 x100 of the extractive summarizer and of Lead-k (k = the sentences of that length)")
-        print("\n".join(summaries_table(gold_sets)))
-        return 0
-    for label, gold in gold_sets.items():
-        _print_detail(label, gold, args.length, args.verbose)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

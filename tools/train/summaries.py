@@ -19,6 +19,9 @@ styles, as a new text will be) and :data:`K_FOLDS` folds over all documents, eac
 over the folds. The margin, the redundancy weight and :data:`L2` are fixed, not refitted in each fold. The short
 summary's settings were chosen by :func:`short_sweep`, which adds a third scheme (by set and language) and repeated
 random deals of the folds, and reports the worst fold and the documents a departure from Lead-3 made worse.
+
+Repository tooling, never in the wheel: the service only reads the fitted weights, written into
+:data:`tahqiq.summarize.extractive.WEIGHTS` and :data:`~tahqiq.summarize.extractive.SHORT_WEIGHTS`.
 """
 
 from __future__ import annotations
@@ -31,8 +34,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from tahqiq.summarize.evaluate import METRICS, by_language, rouge, rouge_n, score_documents, tokenize
 from tahqiq.summarize.extractive import (
     LENGTH_SENTENCES,
     MAX_RANKED_SENTENCES,
@@ -43,7 +44,10 @@ from tahqiq.summarize.extractive import (
     sentence_similarity,
     sentence_terms,
 )
-from tahqiq.summarize.sentences import sentence_spans
+from tahqiq.text.sentences import sentence_spans
+
+from tools.evaluate.summaries import by_language, score_documents
+from tools.metrics import METRICS, rouge, rouge_n, tokenize
 
 L2: dict[str, float] = {"short": 16.0, "medium": 4.0, "long": 4.0}
 """Ridge penalty on the weights other than the bias, per length of the summary the weights are for: the sets are
@@ -191,7 +195,7 @@ def k_folds(sets: dict[str, list[dict[str, str]]], k: int = K_FOLDS, seed: int |
 
 
 def cross_validate(folds: list[Fold]) -> dict[str, list[list[dict[str, Any]]]]:
-    """For each length, for each fold, the test documents scored (:func:`tahqiq.summarize.evaluate.score_documents`)
+    """For each length, for each fold, the test documents scored (:func:`tools.evaluate.summaries.score_documents`)
     by the summarizer with the weights fitted on that fold's training documents (with that length's :data:`L2`)."""
     cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -213,7 +217,7 @@ def cross_validate(folds: list[Fold]) -> dict[str, list[list[dict[str, Any]]]]:
 
 
 def pooled(scored: dict[str, list[list[dict[str, Any]]]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """The folds' test documents pooled, per length: :func:`tahqiq.summarize.evaluate.by_language` of them all."""
+    """The folds' test documents pooled, per length: :func:`tools.evaluate.summaries.by_language` of them all."""
     return {length: by_language([d for fold in folds for d in fold]) for length, folds in scored.items()}
 
 

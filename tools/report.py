@@ -2,8 +2,11 @@
 
     tahqiq report morph [--gold PATH] [--cache-dir DIR] [--package farahidi|qalsadi] [--verbose]
     tahqiq report glossary [--gold PATH ...] [--top-k 3] [--verbose]
-    tahqiq report summaries [--gold PATH ...] [--length short|...|all] [--verbose] [--cv]   (tahqiq.summarize.evaluate)
-    (also python -m tahqiq.analysis.report ...; run from the repository: the gold sets live in tests/gold)
+    tahqiq report summaries [--gold PATH ...] [--length short|...|all] [--verbose] [--cv]   (tools.evaluate.summaries)
+    (also python -m tools.report ...; run from the repository root: the gold sets live in tests/gold)
+
+Repository tooling, never in the wheel. ``tahqiq report`` imports this module from the checkout it runs in and
+says how to run it from one when it cannot (an installed wheel).
 
 Scoring conventions of the morphology gold set (tests/gold/morph_msa.jsonl, one token per line with its sentence):
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -155,13 +159,77 @@ def _glossary_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def _settings(value: str) -> list[tuple[float, float]]:
+    """``--sweep``'s value: comma-separated ``L2:MARGIN`` pairs of finite numbers, L2 above 0, margins 0 or more."""
+    try:
+        pairs = [tuple(float(x) for x in part.split(":")) for part in value.split(",")]
+    except ValueError:
+        pairs = []
+    if not pairs or any(len(p) != 2 or not (0 < p[0] < math.inf and 0 <= p[1] < math.inf) for p in pairs):
+        raise argparse.ArgumentTypeError(f"expected L2:MARGIN pairs (L2 > 0, margin >= 0), comma-separated: {value!r}")
+    return [(p[0], p[1]) for p in pairs]
+
+
+def summaries_main(argv: list[str] | None = None) -> int:
+    """``tahqiq report summaries``: ROUGE on the summary gold sets, or the cross-validated figures (``--cv``)."""
+    from tahqiq.summarize.extractive import LENGTH_SENTENCES
+
+    from tools.evaluate import summaries as evaluation
+    from tools.evaluate.summaries import GOLD_SETS, load_gold, print_detail, summaries_table
+
+    parser = argparse.ArgumentParser(
+        prog="tahqiq report summaries",
+        description=evaluation.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--gold", type=Path, action="append", help="a gold file, may be repeated (default: both sets in tests/gold)"
+    )
+    parser.add_argument("--length", default="short", choices=[*LENGTH_SENTENCES, "all"])
+    parser.add_argument(
+        "--verbose", action="store_true", help="per-document F1 and the sentences chosen (not with --length all)"
+    )
+    parser.add_argument("--cv", action="store_true", help="cross-validated figures (weights refitted per fold)")
+    parser.add_argument(
+        "--sweep",
+        type=_settings,
+        metavar="L2:MARGIN,...",
+        help="with --cv: the short summary cross-validated with each of these ridge penalties and lead margins "
+        "(pooled, worst fold, departures from Lead-3 in four schemes), instead",
+    )
+    args = parser.parse_args(argv)
+    if args.sweep and not args.cv:
+        parser.error("--sweep needs --cv")
+    if not args.gold:
+        gold_sets = GOLD_SETS
+    elif len(args.gold) == 1:
+        gold_sets = {"gold set": args.gold[0]}
+    else:
+        gold_sets = {str(path): path for path in args.gold}
+    for gold in gold_sets.values():
+        if not gold.is_file():
+            print(f"no gold file {gold}: run from the repository or pass --gold", file=sys.stderr)
+            return 2
+    if args.cv:
+        from tools.train.summaries import cross_validation_table, short_sweep_table
+
+        sets = {label: load_gold(gold) for label, gold in gold_sets.items()}
+        print("\n".join(short_sweep_table(sets, args.sweep) if args.sweep else cross_validation_table(sets)))
+        return 0
+    if args.length == "all":
+        print("ROUGE F1 x100 of the extractive summarizer and of Lead-k (k = the sentences of that length)")
+        print("\n".join(summaries_table(gold_sets)))
+        return 0
+    for label, gold in gold_sets.items():
+        print_detail(label, gold, args.length, args.verbose)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from tahqiq.analysis.morphology import Morphology
 
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["summaries"]:
-        from tahqiq.summarize.evaluate import main as summaries_main
-
         return summaries_main(args_list[1:])
 
     parser = argparse.ArgumentParser(

@@ -1,9 +1,12 @@
 """Entity-level scores of the recognizer on the NER gold files (exact span and type).
 
 `ner_report(gold_paths, recognizer)` returns precision, recall and F1 per type and micro-averaged, with the
-counts behind them and the misses; `python -m tahqiq.analysis.evaluate_ner [files…]` prints it (by default
+counts behind them and the misses; `python -m tools.evaluate.ner [files…]` prints it (by default
 the development sets, every ``tests/gold/ner_*.jsonl`` under the current directory but the blind ``ner_test*``
 sets, which are scored only when named: each look at them is counted).
+
+Repository tooling, never in the wheel: it reads tests/gold (layout: tools/evaluate/ holds one module per task scored
+on the gold sets, tools/train/ what fits shipped weights, tools/metrics.py the scores they share).
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tahqiq.analysis.evaluate_relations import prf
 from tahqiq.analysis.ner import Recognizer, default_recognizer
+
+from tools.metrics import prf
 
 
 def _prf(tp: int, fp: int, fn: int) -> dict[str, float | int]:
@@ -79,7 +83,7 @@ def development_gold_paths(gold_dir: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tahqiq.analysis.evaluate_ner",
+        prog="python -m tools.evaluate.ner",
         description="Entity precision, recall and F1 per type (exact span and type) on NER gold files. "
         "Without files: the development sets under tests/gold/ (the blind ner_test* sets only when named).",
     )

@@ -1,10 +1,12 @@
 """WSD accuracy on tests/gold/wsd.jsonl beside the most-frequent-sense baseline.
 
-    python -m tahqiq.analysis.evaluate_wsd [--gold PATH] [--cache-dir DIR] [--json]
+    python -m tools.evaluate.wsd [--gold PATH] [--cache-dir DIR] [--json]
 
 Each gold line names a sentence, the ambiguous token's span and the expected sense id of the project's inventory.
 The system's choice (context overlap) and the baseline's (first sense of the most frequent headword) are both
 scored by exact sense id; the report also breaks accuracy down per headword (the gold's ``lemma``).
+
+Repository tooling, never in the wheel: it reads tests/gold.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     from tahqiq.analysis.morphology import Morphology
     from tahqiq.analysis.wsd import SenseInventory
 
-    parser = argparse.ArgumentParser(prog="python -m tahqiq.analysis.evaluate_wsd", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.evaluate.wsd", description=__doc__)
     parser.add_argument("--gold", type=Path, default=GOLD)
     parser.add_argument("--cache-dir", type=Path, default=Path("var/cache"))
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -1,6 +1,6 @@
 """Relation extraction: precision, recall and F1 per predicate and micro-averaged.
 
-    python -m tahqiq.analysis.evaluate_relations [--gold PATH] [--ids A-B] [--ner] [--json]
+    python -m tools.evaluate.relations [--gold PATH] [--ids A-B] [--ner] [--json]
 
 Reads tests/gold/relations.jsonl when present (the project's gold), else tests/gold/relations_dev.jsonl (20
 sentences with hand-given entities). The extractor is given gold entities: the line's ``entities`` when it has
@@ -9,6 +9,8 @@ relation compete too) together with the spans the gold relations name. A relatio
 predicate, subject span and object span match exactly. ``--ids A-B`` scores a range of gold ids only;
 ``--ner`` gives the extractor the system's own entities (``Recognizer().recognize``, as the ``/re`` endpoint
 does) instead of the gold ones.
+
+Repository tooling, never in the wheel: it reads tests/gold. ``prf`` is :func:`tools.metrics.prf`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 
 from tahqiq.analysis.relations import RelationExtractor
 
+from tools.metrics import prf
+
 ROOT = Path()  # the gold sets live in the repository: run the reports from its root (CI does)
 GOLD_DIR = ROOT / "tests" / "gold"
 
@@ -36,7 +40,8 @@ def read_gold(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _key(r: dict[str, Any]) -> tuple[Any, ...]:
+def relation_key(r: dict[str, Any]) -> tuple[Any, ...]:
+    """What identifies a relation in the scoring: predicate, subject span and object span."""
     s, o = r["subject"], r["object"]
     return (r["predicate"], s["start"], s["end"], o["start"], o["end"])
 
@@ -62,13 +67,6 @@ def gold_entities(item: dict[str, Any], ner: dict[str, list[dict[str, Any]]] | N
     return list(seen.values())
 
 
-def prf(tp: int, fp: int, fn: int) -> dict[str, float]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"precision": p, "recall": r, "f1": f, "tp": tp, "fp": fp, "fn": fn}
-
-
 def relations_report(
     extractor: RelationExtractor,
     gold: list[dict[str, Any]],
@@ -84,9 +82,9 @@ def relations_report(
     fn: Counter[str] = Counter()
     errors: list[dict[str, Any]] = []
     for item in gold:
-        want = {_key(r): r for r in item["relations"]}
+        want = {relation_key(r): r for r in item["relations"]}
         ents = recognize(item["text"]) if recognize is not None else gold_entities(item, ner)
-        got = {_key(r): r for r in extractor.extract(item["text"], ents)}
+        got = {relation_key(r): r for r in extractor.extract(item["text"], ents)}
         for k in want.keys() & got.keys():
             tp[k[0]] += 1
         for k in got.keys() - want.keys():
@@ -116,7 +114,7 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tahqiq.analysis.evaluate_relations", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tools.evaluate.relations", description=__doc__)
     parser.add_argument("--gold", type=Path, default=None)
     parser.add_argument("--ner-gold", type=Path, default=None, help="NER gold giving the sentences' entities")
     parser.add_argument("--ids", default=None, help="only the gold ids A-B")
