@@ -3,7 +3,7 @@
     python -m benches.inproc_submissions --variant old=/tmp/old/python --variant new=python --rounds 8 --seconds 4
 
 Each run is a child process of one variant (a directory holding the `tahqiq` package) on a fresh database migrated by
-its own code: the service's parts as `tahqiq serve` builds them (`tahqiq.web.app.Service`: store, token service,
+its own code: the service's parts as `tahqiq serve` builds them (`tahqiq.web.service.Service`: store, token service,
 access service, submission processor), started under uvloop, and 64 concurrent tasks that each identify the
 benchmark's token and submit the access benchmark's claim_splitter body with a new Idempotency-Key, again and again.
 After 2 s of warm-up it measures, over `--seconds`, the submissions answered, this process's CPU (every thread: the
@@ -65,7 +65,8 @@ def child(seconds: float) -> dict[str, float]:
     import uvloop
     from tahqiq.config import Settings
     from tahqiq.store import open_store
-    from tahqiq.web.app import Service, tune_collector
+    from tahqiq.web.app import tune_collector
+    from tahqiq.web.service import Service
 
     with tempfile.TemporaryDirectory(prefix="tahqiq-inproc-") as tmp, ba.fresh_pg_database() as url:
         env = ba.tahqiq_env(url, Path(tmp))  # its PYTHONPATH names the variant's package first, as ours does

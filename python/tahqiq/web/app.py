@@ -1,202 +1,20 @@
-"""The BlackSheep application: the one place where settings, store and areas meet.
-
-`Service` holds the parts of the running service (store, token keyring, submission processor, the areas' services,
-the analysis workers) and renders replies and problems; each area's routes (`routes_access`, `routes_summarize`,
-`routes_analysis`) are registered on it by `create_app(settings)`. `app_from_env()` is the factory server workers
-call.
-"""
+"""The BlackSheep application: `create_app(settings)` composes the service (`service.Service`) and each area's
+routes; `app_from_env()` is the factory server workers call."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import os
-import time
-from collections.abc import Awaitable, Callable
 
-import orjson
-from blacksheep import Application, Content, Request, Response
-from blacksheep.exceptions import MessageAborted
+from blacksheep import Application
 from blacksheep.server.routing import Router
 
-from tahqiq import __version__
-from tahqiq.access.processor import Processor
-from tahqiq.access.service import AccessService, submission_path_methods
-from tahqiq.access.tokens import Keyring, TokenService
-from tahqiq.analysis.runner import AnalysisConfig, AnalysisRunner
 from tahqiq.config import Settings
-from tahqiq.problems import Problem, problem_page
-from tahqiq.reply import Reply
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
-from tahqiq.summarize.service import SummarizeService
 from tahqiq.web import routes_access, routes_analysis, routes_summarize
-from tahqiq.web.body import client_gone, header, read_body, route_value
-from tahqiq.web.deadlines import Deadlines
-from tahqiq.web.inflight import InFlight
-
-log = logging.getLogger("tahqiq")
-
-JSON = b"application/json"
-PROBLEM_JSON = b"application/problem+json"
-INTERFACE_VERSION = "1.0.0"
-SUBMISSIONS = "/agents/access-core/submissions/"
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def routed(run: Handler) -> Handler:
-    """`run` with the Response class itself as its return annotation. BlackSheep calls a handler unwrapped only
-    when that annotation is the class, and this module's annotations are strings (PEP 563): without this, every
-    request went through two more coroutines, each calling `ensure_response`."""
-    run.__annotations__["return"] = Response
-    return run
-
-
-class Service:
-    """Holds the parts of the running service; renders replies and problems for the routes."""
-
-    interface_version = INTERFACE_VERSION
-
-    def __init__(self, settings: Settings, store: Store) -> None:
-        self.settings = settings
-        self.store = store
-        self.keyring = Keyring(store, settings.secret_key, settings.clock_skew_s)
-        self.tokens = TokenService(self.keyring, settings.issuer, settings.clock_skew_s, settings.token_cache_size)
-        self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
-        self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
-        self.started = time.time()
-        self.analysis: AnalysisRunner | None = None
-        if "analysis" in settings.areas:
-            config = AnalysisConfig(settings.data_dir, settings.cache_dir, settings.analysis_max_chars)
-            self.analysis = AnalysisRunner(config, settings.analysis_processes, settings.analysis_queue)
-        self.analysis_loaded: asyncio.Future[None] | None = None
-        self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
-        self.in_flight = InFlight()
-        self.body_deadlines = Deadlines(settings.body_timeout_s)
-        self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
-
-    async def start(self, _app: Application | None = None) -> None:
-        if self.analysis is not None:
-            # The language data loads (the first time on a machine: builds) in the background: the rest of the
-            # service answers meanwhile, and the analysis routes answer 503 until it is ready.
-            self.analysis_loaded = asyncio.ensure_future(self.analysis.load())
-        if self.summarizer is not None:
-            await self.summarizer.start()
-        await self.store.open()
-        await self.store.migrate()
-        await self.keyring.load(time.time())
-        self.processor.start()
-
-    async def stop(self, _app: Application | None = None) -> None:
-        """Lets the requests being handled finish (up to `shutdown_wait_s`), then stops the processor between two
-        submissions and closes the upstream client and the store."""
-        wait_s = self.settings.shutdown_wait_s
-        if busy := await self.in_flight.idle(wait_s):
-            log.warning("stopping with %d request(s) still being handled after waiting %g s", busy, wait_s)
-        await self.processor.stop()
-        if self.analysis is not None:
-            self.analysis.shutdown()
-        if self.summarizer is not None:
-            await self.summarizer.stop()
-        await self.store.close()
-
-    def base_url(self, request: Request) -> str:
-        """Scheme and host this request reached the service at, for links in answers."""
-        host = header(request, b"host") or f"{self.settings.host}:{self.settings.port}"
-        return f"{request.scheme}://{host}"
-
-    def problem_base(self, request: Request) -> str:
-        if self.settings.problem_base:
-            return self.settings.problem_base.rstrip("/")
-        return f"{self.base_url(request)}/problems"
-
-    def problem(self, request: Request, problem: Problem, *, error_code: bool = True) -> Response:
-        headers = [(k.encode(), v.encode()) for k, v in problem.headers.items()]
-        body = problem.body(request.path, self.problem_base(request), error_code=error_code)
-        return Response(problem.status, headers, Content(PROBLEM_JSON, body))
-
-    @staticmethod
-    def render(reply: Reply) -> Response:
-        headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()] if reply.headers else None
-        return Response(reply.status, headers, Content(JSON, reply.body))
-
-    def guarded(self, handler: Callable[[Request], Awaitable[Reply]]) -> Handler:
-        """Turns a handler that returns a Reply or raises a Problem into a BlackSheep handler."""
-
-        async def run(request: Request) -> Response:
-            try:
-                with self.in_flight:
-                    return self.render(await handler(request))
-            except Problem as problem:
-                return self.problem(request, problem)
-            except MessageAborted:
-                return client_gone(request)
-            except Exception:
-                # Logs the failure and the path only: headers and bodies may carry secrets.
-                log.exception("unhandled error on %s %s", request.method, request.path)
-                return self.problem(request, Problem("internal-error", "the service failed; retry later"))
-
-        return routed(run)
-
-    @staticmethod
-    def raw(handler: Handler) -> Handler:
-        """A plain function around a bound method: BlackSheep marks the handlers it routes."""
-
-        async def run(request: Request) -> Response:
-            return await handler(request)
-
-        return routed(run)
-
-    def body(self, request: Request) -> Awaitable[bytes]:
-        # The coroutine itself: one frame less per request.
-        return read_body(request, self.settings.max_body_bytes, self.body_deadlines)
-
-    async def health(self, _request: Request) -> Reply:
-        data = {
-            "status": "ok",
-            "service": "tahqiq",
-            "version": __version__,
-            "interface_version": INTERFACE_VERSION,
-            "uptime_s": round(time.time() - self.started, 3),
-            "store": {"kind": self.store.url_scheme, "schema_version": await self.store.schema_version()},
-            "areas": list(self.settings.areas),
-        }
-        if self.analysis is not None:
-            data["analysis"] = {"status": self.analysis.status, **self.analysis.sizes}
-        return Reply(200, orjson.dumps(data))
-
-    async def problem_doc(self, request: Request) -> Response:
-        page = problem_page(route_value(request, "slug"))
-        if page is None:
-            return self.problem(request, Problem("not-found", "there is no such problem type"))
-        return Response(200, None, Content(b"text/html; charset=utf-8", page.encode()))
-
-    def allowed_methods(self, path: str) -> list[str]:
-        """The methods that some route answers at `path` (under submissions/, those its segment's kind takes)."""
-        methods = [
-            method
-            for method in ("GET", "POST")
-            if (match := self.router.get_match_by_method_and_path(method, path)) is not None and match.pattern != b"*"
-        ]
-        segment = path.removeprefix(SUBMISSIONS)
-        if segment != path and "/" not in segment:
-            methods = [method for method in methods if method in submission_path_methods(segment)]
-        return methods
-
-    def method_not_allowed(self, request: Request) -> Problem:
-        allowed = [method for method in self.allowed_methods(request.path) if method != request.method]
-        return Problem(
-            "method-not-allowed",
-            f"{request.path} does not answer {request.method}; use {' or '.join(allowed)}",
-            headers={"Allow": ", ".join(allowed)},
-        )
-
-    async def not_found(self, request: Request) -> Response:
-        """404 for a path nothing serves; 405 with `Allow` for a path served under other methods."""
-        if any(method != request.method for method in self.allowed_methods(request.path)):
-            return self.problem(request, self.method_not_allowed(request))
-        return self.problem(request, Problem("not-found", f"nothing answers {request.method} {request.path}"))
+from tahqiq.web.service import Service
 
 
 def create_app(settings: Settings, store: Store | None = None) -> Application:

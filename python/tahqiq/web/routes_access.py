@@ -17,7 +17,7 @@ from tahqiq.reply import Reply
 from tahqiq.web.body import header, query_value, route_value
 
 if TYPE_CHECKING:
-    from tahqiq.web.app import Service
+    from tahqiq.web.service import Service
 
 
 class AccessRoutes:

@@ -15,7 +15,7 @@ from tahqiq.reply import Reply
 from tahqiq.web.body import header, route_value
 
 if TYPE_CHECKING:
-    from tahqiq.web.app import Service
+    from tahqiq.web.service import Service
 
 
 class AnalysisRoutes:

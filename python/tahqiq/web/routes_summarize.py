@@ -15,7 +15,7 @@ from tahqiq.summarize.service import STRATEGY_HEADER, SummarizeService
 from tahqiq.web.body import client_gone, header
 
 if TYPE_CHECKING:
-    from tahqiq.web.app import Service
+    from tahqiq.web.service import Service
 
 log = logging.getLogger("tahqiq")
 
