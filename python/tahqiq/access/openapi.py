@@ -180,7 +180,42 @@ def _submit(role: str, identity_401: dict[str, Any]) -> dict[str, Any]:
 
 
 def openapi_document(version: str) -> dict[str, Any]:
-    schemas: dict[str, Any] = {
+    """The OpenAPI 3.1 description of Area A."""
+    schemas = {**_token_schemas(), **_submission_schemas(), **_claim_schemas()}
+    for role in ROLES:
+        schemas[f"{_schema_name(role)}Result"] = {**RESULT_ITEMS[role], "examples": [RESULT_EXAMPLES[role]]}
+        schemas[f"{_schema_name(role)}Submission"] = _submission_payload(role)
+    identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
+    paths = {
+        **_document_paths(),
+        **_token_paths(),
+        **_submission_paths(identity_401),
+        **_claim_paths(identity_401),
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "tahqiq agent access",
+            "version": version,
+            "description": "Agents trade an API key for a short-lived EdDSA identity token, read role-gated "
+            "claim queues and submit work with idempotency keys, under rate limits.",
+            "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "AgentApiKey": {"type": "http", "scheme": "bearer", "description": "agent API key svc_agent_..."},
+                "AppKey": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
+                "AgentIdentity": {"type": "apiKey", "in": "header", "name": "X-Service-Agent-Identity"},
+            },
+        },
+    }
+
+
+def _token_schemas() -> dict[str, Any]:
+    """Problems, minting and verification."""
+    return {
         "Problem": {
             "type": "object",
             "description": "RFC 9457 problem details.",
@@ -255,6 +290,11 @@ def openapi_document(version: str) -> dict[str, Any]:
                 "message": {"type": "string"},
             },
         },
+    }
+
+
+def _submission_schemas() -> dict[str, Any]:
+    return {
         "SubmissionAck": {
             "type": "object",
             "required": ["submission_id", "status", "message"],
@@ -284,6 +324,11 @@ def openapi_document(version: str) -> dict[str, Any]:
                 }
             },
         },
+    }
+
+
+def _claim_schemas() -> dict[str, Any]:
+    return {
         "Claim": {
             "type": "object",
             "required": ["claim_id", "text", "status", "created_at"],
@@ -328,11 +373,11 @@ def openapi_document(version: str) -> dict[str, Any]:
             "properties": {"data": {"type": "array", "items": _ref("Artifact")}},
         },
     }
-    for role in ROLES:
-        schemas[f"{_schema_name(role)}Result"] = {**RESULT_ITEMS[role], "examples": [RESULT_EXAMPLES[role]]}
-        schemas[f"{_schema_name(role)}Submission"] = _submission_payload(role)
-    identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
-    paths: dict[str, Any] = {
+
+
+def _document_paths() -> dict[str, Any]:
+    """The manifest, this description and the public keys."""
+    return {
         "/agents/manifest.json": {
             "get": {
                 "summary": "Discovery document",
@@ -359,6 +404,11 @@ def openapi_document(version: str) -> dict[str, Any]:
                 },
             }
         },
+    }
+
+
+def _token_paths() -> dict[str, Any]:
+    return {
         "/agents/access-core/me/identity-token": {
             "post": {
                 "summary": "Mint an identity token",
@@ -397,6 +447,11 @@ def openapi_document(version: str) -> dict[str, Any]:
                 },
             }
         },
+    }
+
+
+def _submission_paths(identity_401: dict[str, Any]) -> dict[str, Any]:
+    return {
         # One path per role for submitting (each with its role's result items), and the status of a submission
         # under the same prefix: OpenAPI allows one template per path shape, and these are not the same parameter.
         **{f"/agents/access-core/submissions/{role}": _submit(role, identity_401) for role in ROLES},
@@ -421,6 +476,11 @@ def openapi_document(version: str) -> dict[str, Any]:
                 },
             },
         },
+    }
+
+
+def _claim_paths(identity_401: dict[str, Any]) -> dict[str, Any]:
+    return {
         "/agents/access-core/claims/pending": _queue(
             "Claims needing evidence", "evidence_seeker and methodology_critic (each sees claims it has not worked on)"
         ),
@@ -454,25 +514,6 @@ def openapi_document(version: str) -> dict[str, Any]:
                     "500": COMMON_ERRORS["500"],
                 },
             }
-        },
-    }
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "tahqiq agent access",
-            "version": version,
-            "description": "Agents trade an API key for a short-lived EdDSA identity token, read role-gated "
-            "claim queues and submit work with idempotency keys, under rate limits.",
-            "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
-        },
-        "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "AgentApiKey": {"type": "http", "scheme": "bearer", "description": "agent API key svc_agent_..."},
-                "AppKey": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
-                "AgentIdentity": {"type": "apiKey", "in": "header", "name": "X-Service-Agent-Identity"},
-            },
         },
     }
 
