@@ -22,10 +22,11 @@ from urllib.parse import quote
 
 import orjson
 from rapidfuzz import fuzz, process
-from tahqiq.analysis.dialect import DialectIndex, match_form
+from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import SenseInventory
+from tahqiq.arabic.keys import key
 from tahqiq.core import GlossaryIndex, GlossaryWord, scan, strip_clitics
 
 from benches import harness
@@ -62,9 +63,9 @@ class RapidfuzzGlossary:
         self.by_stem: dict[str, list[int]] = defaultdict(list)
         for i, e in enumerate(g.entries):
             self.by_raw[e.form].append(i)
-            for variant in {self.keys[i], match_form(e.token.coda)}:
+            for variant in {self.keys[i], key(e.token.coda)}:
                 self.by_norm[variant].append(i)
-            stem = match_form(e.token.stem)
+            stem = key(e.token.stem)
             if len(stem) >= 2:
                 self.by_stem[stem].append(i)
 
@@ -111,7 +112,7 @@ class RapidfuzzGlossary:
         words: list[GlossaryWord] = []
         for t in scan(text):
             if t.kind in ("word", "number"):
-                norm = match_form(t.text)
+                norm = key(t.text)
                 words.append((t.start, t.end, t.text, norm, self.match_word(t.text, norm, top_k, threshold)))
         return words
 
@@ -140,7 +141,7 @@ def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> l
         number=WARM_PASSES,
     )
     g = index.glossary_index("all")
-    words = [match_form(t.text) for text in texts for t in scan(text) if t.kind == "word"]
+    words = [key(t.text) for text in texts for t in scan(text) if t.kind == "word"]
     fuzzy_ours, fuzzy_anchor = harness.paired_medians(
         lambda: g.lexicon.search_many(words, top_k=TOP_K, threshold=THRESHOLD),
         lambda: [process.extract(w, g.keys, scorer=fuzz.ratio, limit=TOP_K, score_cutoff=65) for w in words],

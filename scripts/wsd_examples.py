@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel)
 from tahqiq.analysis.morphology import Morphology  # noqa: E402
-from tahqiq.analysis.wsd import Disambiguator, Example, SenseInventory, light_stem, read_examples  # noqa: E402
+from tahqiq.analysis.wsd import Disambiguator, Example, SenseInventory, read_examples  # noqa: E402
+from tahqiq.arabic.clitics import light_stem  # noqa: E402
 from tahqiq.core import scan  # noqa: E402
 
 from tools.evaluate.wsd import read_gold  # noqa: E402

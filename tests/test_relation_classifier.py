@@ -16,9 +16,10 @@ from tahqiq.analysis.relation_classifier import (
     fit,
     instances,
     load_classifier,
-    strip_clitic,
 )
-from tahqiq.analysis.relations import RelationExtractor, _loose
+from tahqiq.analysis.relations import RelationExtractor
+from tahqiq.arabic.clitics import strip_proclitic
+from tahqiq.arabic.keys import loose_unpunctuated
 
 from tools.evaluate.relations import relations_report
 
@@ -37,10 +38,12 @@ def cands(text: str, ents: list[dict[str, object]], found: tuple[Any, ...] = ())
 
 
 def test_light_clitic_stripping_keeps_short_words() -> None:
-    assert strip_clitic(_loose("والرئيس")) == _loose("رئيس")
-    assert strip_clitic(_loose("بالرباط")) == _loose("رباط")
-    assert strip_clitic(_loose("ولد")) == _loose("ولد")  # two letters would be left: a word, not a clitic
-    assert strip_clitic(_loose("بين")) == _loose("بين")
+    assert strip_proclitic(loose_unpunctuated("والرئيس")) == loose_unpunctuated("رئيس")
+    assert strip_proclitic(loose_unpunctuated("بالرباط")) == loose_unpunctuated("رباط")
+    assert strip_proclitic(loose_unpunctuated("ولد")) == loose_unpunctuated(
+        "ولد"
+    )  # two letters would be left: a word, not a clitic
+    assert strip_proclitic(loose_unpunctuated("بين")) == loose_unpunctuated("بين")
 
 
 def test_pair_features_words_between_distance_types_and_triggers() -> None:
@@ -48,9 +51,15 @@ def test_pair_features_words_between_distance_types_and_triggers() -> None:
     ents = [ent(text, "سامي الحسن", "PERS"), ent(text, "نابلس", "GPE"), ent(text, "عام 1950", "DATE")]
     c = cands(text, ents)[("سامي الحسن", "نابلس")]
     f = set(c.features)
-    assert {"ty=PERS>GPE", "d=2", f"bw={_loose('في')}", f"bw={_loose('مدينة')}", f"bf={_loose('في')}"} <= f
-    assert f"bs={_loose('في')} {_loose('مدينة')}" in f
-    assert f"pre1={_loose('شاعر')}" in f and f"post1={_loose('عام')}" in f
+    assert {
+        "ty=PERS>GPE",
+        "d=2",
+        f"bw={loose_unpunctuated('في')}",
+        f"bw={loose_unpunctuated('مدينة')}",
+        f"bf={loose_unpunctuated('في')}",
+    } <= f
+    assert f"bs={loose_unpunctuated('في')} {loose_unpunctuated('مدينة')}" in f
+    assert f"pre1={loose_unpunctuated('شاعر')}" in f and f"post1={loose_unpunctuated('عام')}" in f
     classes = {name: own for name, _, _, own in c.classes}
     # the pair's types allow birth_place (PERS → GPE) but not, say, capital_of (GPE → GPE)
     assert "birth_place/so" in classes and not any(n.startswith("capital_of") for n in classes)
@@ -82,7 +91,7 @@ def test_combination_adds_a_pair_the_patterns_missed_above_the_threshold_only() 
     text = "سامي الحسن من سكان نابلس منذ سنوات."
     ents = [ent(text, "سامي الحسن", "PERS"), ent(text, "نابلس", "GPE")]
     assert RelationExtractor(classifier=None).extract(text, ents) == []
-    cue = {f"bw={strip_clitic(_loose('سكان'))}": {"residence/so": 6.0}}
+    cue = {f"bw={strip_proclitic(loose_unpunctuated('سكان'))}": {"residence/so": 6.0}}
     added = RelationExtractor(classifier=_model(cue, {"residence/so": -2.0})).extract(text, ents)
     assert [(r["predicate"], r["subject"]["text"], r["object"]["text"]) for r in added] == [
         ("residence", "سامي الحسن", "نابلس")

@@ -16,12 +16,12 @@ from tahqiq.analysis.wsd import (
     Sense,
     SenseInventory,
     entity_sense_id,
-    light_stem,
     parse_definition,
     parse_examples,
     read_examples,
     sense_id_for,
 )
+from tahqiq.arabic.clitics import light_stem
 from tahqiq.core import normalize
 
 from tools.evaluate.wsd import read_gold, wsd_report

@@ -1,7 +1,7 @@
 """Dialect sentence lookup and the dialect glossary, over the shipped corpus and imported ones.
 
 Everything is compared in one normalised form: `tahqiq.core.normalize` with diacritics, tatweel, alef, ya,
-ta marbuta and digits folded (`MATCH_FORM`). Fuzzy matching is `tahqiq.core.Lexicon` (exactly
+ta marbuta and digits folded (`tahqiq.arabic.keys.key`). Fuzzy matching is `tahqiq.core.Lexicon` (exactly
 `rapidfuzz.fuzz.ratio / 100` on those normalised strings).
 
 Lookup (`DialectIndex.lookup`) tries, in order: the sentence id; the exact normalised text; a substring of a
@@ -26,17 +26,13 @@ from typing import Any
 import orjson
 
 from tahqiq.analysis.corpus import CorpusToken, Sentence, sentence_fields
-from tahqiq.core import GlossaryIndex, GlossaryWord, Lexicon, normalize
+from tahqiq.arabic import keys
+from tahqiq.core import GlossaryIndex, GlossaryWord, Lexicon
 
 SHIPPED = "tahqiq"
 ALL = "all"
 MAX_REFS = 5
 MATCH_TYPES = GlossaryIndex.MATCH_TYPES  # by the codes of GlossaryIndex.lookup
-
-
-def match_form(text: str) -> str:
-    """The one normalised form used for every comparison here."""
-    return normalize(text, ta_marbuta=True, digits=True)
 
 
 def sentence_json(s: Sentence, corpus: str) -> dict[str, Any]:
@@ -86,7 +82,7 @@ class _SourceIndex:
         self.name = name
         self.by_id = {s.sentence_id: s for s in sentences}
         self.sentences = sentences
-        self.normalized = [match_form(s.text) for s in sentences]
+        self.normalized = [keys.key(s.text) for s in sentences]
         self.by_text: dict[str, Sentence] = {}
         for s, key in zip(sentences, self.normalized, strict=True):
             self.by_text.setdefault(key, s)
@@ -148,9 +144,9 @@ class DialectIndex:
                     raise NoMatch(f"no sentence has sentence_id {sentence_id}", None)
                 return by_id
         assert text is not None
-        key = match_form(text.strip())
+        key = keys.key(text.strip())
         if by_id is not None:
-            if match_form(by_id.sentence.text) != key:
+            if keys.key(by_id.sentence.text) != key:
                 raise ConflictingParameters(
                     f"sentence_id {sentence_id} and text name different sentences; give one, or both of the same row"
                 )

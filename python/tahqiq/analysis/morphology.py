@@ -15,8 +15,9 @@ other versions are removed. Forms outside the table go through the package's ana
 (using ranking hints stored in the table, so the table and the fallback agree), and are memoised in a bounded LRU.
 
 **Keys.** Every token is normalised with :func:`tahqiq.core.normalize` (the one normaliser): first with
-diacritics and tatweel removed but hamza/alef and ya kept (the exact key), then, when that form is unknown, with the
-full default normalisation (the loose key, so ``اعلن`` finds ``أعلن``). Tokens come from :func:`tahqiq.core.scan`
+diacritics and tatweel removed but hamza/alef and ya kept (the exact key, :func:`tahqiq.arabic.keys.bare`), then,
+when that form is unknown, with the full default normalisation (the loose key, :func:`tahqiq.arabic.keys.loose`, so
+``اعلن`` finds ``أعلن``). Tokens come from :func:`tahqiq.core.scan`
 (words only: numbers, punctuation and symbols are not analysed).
 
 **Output conventions.**
@@ -55,7 +56,8 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tahqiq.core import normalize, scan
+from tahqiq.arabic.keys import bare, loose
+from tahqiq.core import scan
 
 __all__ = [
     "FLAGS",
@@ -159,16 +161,6 @@ def spaced_root(root: str | None) -> str:
     if not letters or len(letters) > 4:
         return ""
     return " ".join(letters)
-
-
-def bare(text: str) -> str:
-    """Diacritics and tatweel removed, letters kept as written (the exact key)."""
-    return normalize(text, alef=False, ya=False)
-
-
-def loose(text: str) -> str:
-    """The full default normalisation (the loose key)."""
-    return normalize(text)
 
 
 _NUMBER_LEMMAS: Final = frozenset(

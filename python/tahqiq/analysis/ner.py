@@ -1,7 +1,7 @@
 """Arabic named-entity recognition: the 21 Wojood types, nested (outermost first) and flat (see NER.md).
 
-Everything is compared in one key form, ``tahqiq.core.normalize(token, ta_marbuta=True, digits=True)``, over the
-tokens of ``tahqiq.core.scan``; a span always covers whole scanned tokens.
+Everything is compared in one key form, ``tahqiq.arabic.keys.key`` (``tahqiq.core.normalize(token, ta_marbuta=True,
+digits=True)``), over the tokens of ``tahqiq.core.scan``; a span always covers whole scanned tokens.
 
 Sources, all compiled once into dicts keyed by tuples of token keys (``Recognizer.__init__``):
 
@@ -33,6 +33,8 @@ from typing import Any, Literal
 
 from tahqiq.analysis.ner_tagger import DATA_FILE as TAGGER_FILE
 from tahqiq.analysis.ner_tagger import NerTagger, Sentence, SpanIndex, combine
+from tahqiq.arabic.clitics import proclitic_stems, strip_article
+from tahqiq.arabic.keys import key
 from tahqiq.core import Token, normalize, scan
 
 TYPES: tuple[str, ...] = (
@@ -43,7 +45,6 @@ DATA_DIR = Path(__file__).with_name("data") / "ner"
 MAX_TEXT = 100_000  # longer texts are cut here (the HTTP layer already caps requests at 10,000 characters)
 MAX_COMPLEMENT = {"ORG": 3, "FAC": 3, "EVENT": 3, "LAW": 3, "OCC": 2}
 NUMERIC_HOSTS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY"})
-PREFIXES = ("", "و", "ف", "ب", "ل", "ك", "وب", "ول", "فب", "فل", "وك", "فك")
 ARAB_COUNTRIES = frozenset(
     "PS JO EG SY LB IQ SA AE QA BH KW OM YE SD LY TN DZ MA MR SO DJ KM".split()
 )  # fmt: skip
@@ -384,11 +385,6 @@ CONTENT_STOP = frozenset(
 )  # fmt: skip
 
 
-def key(text: str) -> str:
-    """The one comparison form of a token or a name."""
-    return normalize(text, ta_marbuta=True, digits=True)
-
-
 def key_seq(text: str) -> tuple[str, ...]:
     return tuple(key(t.text) for t in scan(text.replace("-", " ")))
 
@@ -433,10 +429,6 @@ def _definite(raw: str, k: str) -> bool:
     """Whether a token carries the article: its key starts with ال and its spelling with a bare alef (ألبرت and
     إلياس fold to ال… under normalisation but have none)."""
     return k.startswith("ال") and not raw.lstrip("\u0640").startswith(("أل", "إل", "آل"))
-
-
-def _strip_article(k: str) -> str:
-    return k[2:] if k.startswith("ال") and len(k) > 4 else k
 
 
 class Recognizer:
@@ -541,7 +533,7 @@ class Recognizer:
         for ks, typ in self._iter_gaz():
             if typ in ("GPE", "LOC") and len(ks) == 1 and ks in self._nisba_sources:
                 # both forms: البرازيل → برازيلي, but ألمانيا (whose ال is no article) → الألماني
-                self._nisba_bases.update((_strip_article(ks[0]), ks[0]))
+                self._nisba_bases.update((strip_article(ks[0]), ks[0]))
             elif typ == "GPE" and len(ks) == 2 and ks[1] in COMPASS and ks in self._nisba_sources:
                 self._nisba_bases.add(ks[0])  # كوريا الجنوبية → الكورية
         for ks, typ in self._iter_gaz():
@@ -553,7 +545,8 @@ class Recognizer:
         self._sizes["gazetteer_entries"] = sum(len(v) for v in self._gaz.values())
         self._sizes["nisba_bases"] = len(self._nisba_bases)
         self._sizes["languages"] = len(self._languages)
-        self._analyse = functools.lru_cache(maxsize=65_536)(self._analyse_uncached)
+        # the stems of a token key with proclitics stripped: (stem, prefix length), least stripping first
+        self._analyse = functools.lru_cache(maxsize=65_536)(proclitic_stems)
         self._head_sets = functools.lru_cache(maxsize=65_536)(lambda k: frozenset(st for st, _p in self._analyse(k)))
         self._word_class = functools.lru_cache(maxsize=65_536)(self._word_class_uncached)
 
@@ -646,17 +639,6 @@ class Recognizer:
         return dict(sorted(self._sizes.items()))
 
     # ------------------------------------------------------------------ per token
-    def _analyse_uncached(self, k: str) -> tuple[tuple[str, int], ...]:
-        """The stems of a token key with proclitics stripped: (stem, prefix length), least stripping first."""
-        out: list[tuple[str, int]] = []
-        for p in PREFIXES:
-            if k.startswith(p) and (len(k) - len(p) >= 3 or (not p and len(k) >= 2)):
-                out.append((k[len(p) :], len(p)))
-                rest = k[len(p) :]
-                if p.endswith("ل") and rest.startswith("ل") and len(rest) > 3:  # لل = ل + ال
-                    out.append(("ا" + rest, len(p)))
-        return tuple(out)
-
     def _heads(self, k: str) -> frozenset[str]:
         """The stems of a token key as a set (for membership tests against word lists)."""
         return self._head_sets(k)
@@ -669,7 +651,7 @@ class Recognizer:
         if k in NOT_NISBA:
             return False
         for stem, _ in self._stems(k):
-            s = _strip_article(stem)
+            s = strip_article(stem)
             for suf in ("يين", "يون", "يات", "يه", "ي"):
                 if s.endswith(suf) and len(s) - len(suf) >= 2:
                     base = s[: -len(suf)]
@@ -729,7 +711,7 @@ class Recognizer:
                 n = self._seq_at(keys, i, seqs)
                 if n:
                     e = i + n
-                    if e < len(keys) and keys[e].startswith("و") and _strip_article(keys[e][1:]) in self._num_words:
+                    if e < len(keys) and keys[e].startswith("و") and strip_article(keys[e][1:]) in self._num_words:
                         e += 1
                     return e
         return 0
@@ -1233,7 +1215,7 @@ class Recognizer:
         if tr is not None:
             return tr[1]
         for stem, _p in self._stems(keys[j]):
-            for rest, typ in self._triggers.get(_strip_article(stem), ()):
+            for rest, typ in self._triggers.get(strip_article(stem), ()):
                 if not rest:
                     return typ
         return None
@@ -2796,7 +2778,7 @@ class Recognizer:
         c: set[str] = set()
         for stem, p in self._stems(k):
             tag = "" if not p else "~"  # ~: after stripping a proclitic
-            bare = _strip_article(stem)
+            bare = strip_article(stem)
             for form in {stem, bare}:
                 if form in self._first:
                     c.add(tag + "first")

@@ -4,7 +4,8 @@ The rules are weakest where these three types start and end: long foreign names 
 a title and the name after it (المفوضة الأوروبية للشؤون الخارجية كايا كالاس), facility names (ملعب سانتياغو
 برنابيو). For each of the three types an averaged structured perceptron tags the tokens B/I/O (one tagger a type,
 so a FAC may hold a PERS and an OCC as NER.md nests them), decoded by Viterbi. Its features are the token's key
-(``tahqiq.analysis.ner.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped stem, the
+(``tahqiq.arabic.keys.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped stem
+(``tahqiq.arabic.clitics.strip_proclitic_and_article``, for sharing weight across forms), the
 recognizer's word classes (listed first and family names, title/ORG/FAC heads, nisba, verb, gazetteer types …, see
 ``Recognizer.word_classes``) in a window of two, and the rule layer's own tags (hidden in 70% of the training
 visits, with the listed name parts then read as unlisted words, so that the context carries weight where the rules
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tahqiq.arabic.clitics import strip_proclitic_and_article
 from tahqiq.core import NerScorer
 
 TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
@@ -47,19 +49,6 @@ class Sentence:
 
 def _affixes(k: str) -> list[str]:
     return [f"p2={k[:2]}", f"p3={k[:3]}", f"x2={k[-2:]}", f"x3={k[-3:]}"]
-
-
-def _stem(k: str) -> str:
-    """The key without one proclitic and the article (والرئيس → رئيس; وبالرئيس, two proclitics, stays), for
-    sharing weight across forms."""
-    s = k
-    if len(s) > 4 and s[0] in "وفبلك" and s[1:3] in ("ال", "لل"):
-        s = s[1:]
-    if s.startswith("لل") and len(s) > 4:
-        s = s[2:]
-    elif s.startswith("ال") and len(s) > 4:
-        s = s[2:]
-    return s
 
 
 def rule_labels(sentence: Sentence, typ: str) -> list[str]:
@@ -95,7 +84,7 @@ def shared_features(sentence: Sentence, *, rules: bool = True) -> list[list[str]
     out: list[list[str]] = []
     for i in range(n):
         k = keys[i]
-        f = ["bias", f"w={k}", f"s={_stem(k)}", *_affixes(k), f"o={outer[i]}"]
+        f = ["bias", f"w={k}", f"s={strip_proclitic_and_article(k)}", *_affixes(k), f"o={outer[i]}"]
         for d in (-2, -1, 1, 2):
             j = i + d
             if 0 <= j < n:

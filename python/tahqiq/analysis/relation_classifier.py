@@ -30,7 +30,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from tahqiq.analysis.relation_model import CLITICS, Mention, Predicate, word_matches
+from tahqiq.analysis.relation_model import Mention, Predicate, word_matches
+from tahqiq.arabic.clitics import strip_proclitic
 
 __all__ = [
     "MAX_GAP",
@@ -41,7 +42,6 @@ __all__ = [
     "fit",
     "instances",
     "load_classifier",
-    "strip_clitic",
     "to_dict",
 ]
 
@@ -49,15 +49,6 @@ MAX_GAP: Final = 5
 _PHRASE: Final = 4  # a between text of at most this many words is also a feature as a whole
 _BEFORE: Final = 2
 _AFTER: Final = 1
-
-
-def strip_clitic(word: str) -> str:
-    """``word`` (loosely normalised) without a leading clitic or article when at least three letters remain
-    (والرئيس → رئيس, بالرباط → رباط; ولد and بين stay)."""
-    for c in CLITICS:
-        if word.startswith(c) and len(word) - len(c) >= 3:
-            return word[len(c) :]
-    return word
 
 
 def _bucket(gap: int) -> str:
@@ -93,10 +84,10 @@ def _pair_features(
             between.append("<" + e.type + ">")
             i = e.last
         else:
-            between.append(strip_clitic(words[i]))
+            between.append(strip_proclitic(words[i]))
             i += 1
-    before = [strip_clitic(w) for w in words[max(0, a.first - _BEFORE) : a.first]]
-    after = [strip_clitic(w) for w in words[b.last : b.last + _AFTER]]
+    before = [strip_proclitic(w) for w in words[max(0, a.first - _BEFORE) : a.first]]
+    after = [strip_proclitic(w) for w in words[b.last : b.last + _AFTER]]
     gap = b.first - a.last
     f = [f"d={_bucket(gap)}", f"ty={a.type}>{b.type}"]
     f += [f"bw={w}" for w in sorted(set(between))]
@@ -118,7 +109,7 @@ def _pair_features(
         f.append("comma")
     if words[b.first].startswith("و") and len(words[b.first]) > 3:
         f.append("wa")
-    f += [f"h1={strip_clitic(words[a.first])}", f"h2={strip_clitic(words[b.first])}"]
+    f += [f"h1={strip_proclitic(words[a.first])}", f"h2={strip_proclitic(words[b.first])}"]
     return f, between, before
 
 

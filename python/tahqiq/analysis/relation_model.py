@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["ANY_WORD", "CLITICS", "Mention", "Predicate", "Trigger", "word_matches"]
+from tahqiq.arabic.clitics import PROCLITICS
 
-# the leading clitics and articles a word may carry (the longer first)
-CLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
+__all__ = ["ANY_WORD", "Mention", "Predicate", "Trigger", "word_matches"]
+
 # a trigger word matching any one word (يعمل * في: يعمل أستاذا في, تعمل استشارية في)
 ANY_WORD: Final = "*"
 
@@ -89,7 +89,7 @@ def word_matches(token: str, want: str) -> bool:
         return True
     if _stem_matches(token, want):
         return True
-    for c in CLITICS:
+    for c in PROCLITICS:
         if token.startswith(c) and len(token) - len(c) >= 2 and _stem_matches(token[len(c) :], want):
             return True
     return False

@@ -79,8 +79,10 @@ from itertools import product
 from typing import Any, Final, Literal
 
 from tahqiq.analysis.relation_classifier import RelationClassifier, load_classifier
-from tahqiq.analysis.relation_model import ANY_WORD, CLITICS, Mention, Predicate, Trigger, word_matches
-from tahqiq.core import normalize, scan
+from tahqiq.analysis.relation_model import ANY_WORD, Mention, Predicate, Trigger, word_matches
+from tahqiq.arabic.clitics import PROCLITICS
+from tahqiq.arabic.keys import loose_unpunctuated
+from tahqiq.core import scan
 from tahqiq.text.sentences import sentence_spans
 
 __all__ = [
@@ -107,15 +109,10 @@ BEFORE_WINDOW: Final = 3
 DEFAULT_MAX_GAP: Final = 8
 
 
-def _loose(word: str) -> str:
-    # ta marbuta is kept: والدة (mother of) is not والده (his father), ابنة (daughter of) not ابنه (his son)
-    return normalize(word, punctuation=True)
-
-
 # head nouns of place, institution and event names that a clitic ب or ل may be attached to (بمدينة الكويت,
 # لجامعة …, بجائزة …)
 _PLACE_HEADS: Final = frozenset(
-    _loose(w)
+    loose_unpunctuated(w)
     for w in (
         "مدينة محافظة منطقة قرية بلدة ولاية إمارة مخيم دار قصر ملعب مطار ميناء مستشفى جامعة مركز مجموعة شركة "
         "حلبة ساحة قاعة فندق متحف مسجد كنيسة جزيرة عاصمة جائزة بطولة مهرجان مؤتمر معرض دورة كأس لقب منتخب نادي"
@@ -123,14 +120,14 @@ _PLACE_HEADS: Final = frozenset(
 )
 # courtesy titles that stand between a person's post and name (ولي العهد السعودي الأمير محمد بن سلمان)
 _HONORIFICS: Final = frozenset(
-    _loose(w)
+    loose_unpunctuated(w)
     for w in "الشيخ الشيخة الأمير الأميرة الملك الملكة الدكتور الدكتورة اللواء العميد الفريق السيد السيدة الحاج".split()
 )
 # entities that are part of another entity's name are no argument of a trigger (مطار الملك خالد: no PERS خالد)
 _NAME_TYPES: Final = frozenset({"ORG", "FAC", "EVENT", "LAW", "PRODUCT", "GPE", "LOC"})
 _PREPOSITIONS: Final = frozenset({"في", "ل", "ب"})
 # a verb-first trigger splits only before its preposition: ولد [الشاعر محمود درويش] في …
-_SPLIT_AT: Final = frozenset(_loose(w) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
+_SPLIT_AT: Final = frozenset(loose_unpunctuated(w) for w in ("في", "ب", "ل", "من", "إلى", "على", "مع", "عن", "لدى"))
 _COMMAS: Final = frozenset("،,")
 # what a title before a person's name says of that person alone: no carrying over to them from a conjunct
 _OWN_TITLE: Final = frozenset({"holds_position", "nationality", "employee_of", "member_of", "head_of"})
@@ -141,14 +138,16 @@ FAR_GAP: Final = 30
 # a heading title whose organisation is named again by its head noun (رئيس النادي, أمينا عاما للحزب) or a pronoun
 # (رئيسا له): the title phrases, and the pronouns that name the organisation before them
 _HEAD_TITLES: Final = tuple(
-    tuple(_loose(w) for w in t.split())
+    tuple(loose_unpunctuated(w) for w in t.split())
     for t in ("رئيس", "رئيسة", "رئيسا", "مدير", "مديرة", "مديرا", "أمين عام", "أمينا عاما", "أمينة عامة")
 )
-_ORG_PRONOUNS: Final = frozenset({_loose("له"), _loose("لها")})
+_ORG_PRONOUNS: Final = frozenset({loose_unpunctuated("له"), loose_unpunctuated("لها")})
 # who beat whom in an event (متقدما على …, بعد فوزه على …, بعد تغلبه على …): the beaten one took part too
-_BEAT: Final = frozenset(_loose(w) for w in "متقدما متقدمة فوزه فوزها تغلبه تغلبها فاز فازت تغلب تغلبت".split())
-_IN_IT: Final = frozenset(_loose(w) for w in ("فيه", "فيها"))
-_ON: Final = _loose("على")
+_BEAT: Final = frozenset(
+    loose_unpunctuated(w) for w in "متقدما متقدمة فوزه فوزها تغلبه تغلبها فاز فازت تغلب تغلبت".split()
+)
+_IN_IT: Final = frozenset(loose_unpunctuated(w) for w in ("فيه", "فيها"))
+_ON: Final = loose_unpunctuated("على")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +168,12 @@ class NestedRule:
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_loose(w) for w in text.split())
+    return frozenset(loose_unpunctuated(w) for w in text.split())
 
 
 def _head_in(word: str, heads: frozenset[str]) -> bool:
     """Whether ``word`` (loosely normalised) is one of ``heads``, a leading clitic or article aside."""
-    return word in heads or any(word.startswith(c) and word[len(c) :] in heads for c in CLITICS)
+    return word in heads or any(word.startswith(c) and word[len(c) :] in heads for c in PROCLITICS)
 
 
 def _data() -> dict[str, Any]:
@@ -191,7 +190,7 @@ def load_nested_rules(data: dict[str, Any] | None = None) -> list[NestedRule]:
             frozenset(str(r["outer"]).split()),
             frozenset(str(r["inner"]).split()),
             str(r["predicate"]),
-            tuple(tuple(_loose(w) for w in h.split()) for h in r.get("heads", ())),
+            tuple(tuple(loose_unpunctuated(w) for w in h.split()) for h in r.get("heads", ())),
             float(r["precision"]) if "precision" in r else None,
             bool(r.get("inverse", False)),
             _words(r["outer_heads"]) if "outer_heads" in r else None,
@@ -209,7 +208,7 @@ def load_inventory(data: dict[str, Any] | None = None) -> list[Predicate]:
     for p in data["predicates"]:
         triggers = tuple(
             Trigger(
-                tuple(ANY_WORD if w == ANY_WORD else _loose(w) for w in str(t["text"]).split()),
+                tuple(ANY_WORD if w == ANY_WORD else loose_unpunctuated(w) for w in str(t["text"]).split()),
                 str(t.get("site", "between")),
                 str(t.get("order", "so")),
                 int(t["max_gap"]) if "max_gap" in t else None,
@@ -278,7 +277,7 @@ def _stems(words: list[str]) -> set[str]:
     if len(words) != 1:
         return set()
     forms = {words[0]}
-    for c in CLITICS:
+    for c in PROCLITICS:
         if words[0].startswith(c) and len(words[0]) - len(c) >= 2:
             forms.add(words[0][len(c) :])
     out = set(forms)
@@ -301,7 +300,7 @@ def _match_forms(words: list[str]) -> tuple[frozenset[str], frozenset[str]]:
     clitic, without the future prefix; and their prefixes of three letters or more."""
     forms: set[str] = set()
     for word in words:
-        todo = [word] + [word[len(c) :] for c in CLITICS if word.startswith(c) and len(word) - len(c) >= 2]
+        todo = [word] + [word[len(c) :] for c in PROCLITICS if word.startswith(c) and len(word) - len(c) >= 2]
         while todo:
             f = todo.pop()
             if f in forms:
@@ -554,7 +553,7 @@ class RelationExtractor:
                 commas.add(len(tokens))
         ents = self._entities(text, entities, [(t.start, t.end) for t in tokens])
         args = [e for e in ents if not self._name_part(e, ents)]
-        return ents, args, [_loose(t.text) for t in tokens], frozenset(commas)
+        return ents, args, [loose_unpunctuated(t.text) for t in tokens], frozenset(commas)
 
     @staticmethod
     def _parenthetical(a: Mention, b: Mention, commas: frozenset[int], ents: list[Mention]) -> int | None:
@@ -1015,7 +1014,7 @@ class RelationExtractor:
         for article in articles:
             if word.startswith(article) and len(word) - len(article) >= 3:
                 bare = word[len(article) :]
-                if bare == head or any(head.startswith(c) and head[len(c) :] == bare for c in CLITICS):
+                if bare == head or any(head.startswith(c) and head[len(c) :] == bare for c in PROCLITICS):
                     return True
         return False
 

@@ -54,7 +54,9 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tahqiq.core import normalize, scan
+from tahqiq.arabic.clitics import light_stem
+from tahqiq.arabic.keys import bare, loose, loose_unpunctuated_ta_folded
+from tahqiq.core import scan
 
 __all__ = [
     "ENTITY_PREFIX",
@@ -63,7 +65,6 @@ __all__ = [
     "Sense",
     "SenseInventory",
     "entity_sense_id",
-    "light_stem",
     "parse_examples",
     "read_examples",
     "sense_id_for",
@@ -94,7 +95,7 @@ ROOT_WEIGHT: Final = 0.5
 EXAMPLES_FILE: Final = Path(__file__).with_name("data") / "wsd_examples.txt"
 _TA_MARBUTA: Final = "\u0629"
 # Prepositions never followed by a verb (unlike حتى, منذ, or من as "who").
-_NOUN_PREPOSITIONS: Final = frozenset(normalize(w) for w in ("في", "إلى", "على", "عن", "مع"))
+_NOUN_PREPOSITIONS: Final = frozenset(loose(w) for w in ("في", "إلى", "على", "عن", "مع"))
 
 ENTITY_GLOSSES: Final = {
     "PERS": "اسم شخص",
@@ -121,27 +122,13 @@ ENTITY_GLOSSES: Final = {
 }
 
 _STOP: Final = frozenset(
-    normalize(w)
+    loose(w)
     for w in (
         "في من إلى الى على عن مع منذ حتى أو أم ثم بل لكن كما و ف ب ل ك أن إن أنه أنها إنه كان كانت يكون تكون "
         "هو هي هم هن هما أنا نحن أنت الذي التي الذين هذا هذه هؤلاء ذلك تلك ما ماذا من لا لم لن قد لقد كل بعض "
         "غير أي أيضا عند بين بعد قبل خلال حيث إذا اذا التى يا أى مص فا مفع ج ش الخ أو وهو وهي له لها به بها "
         "فيه فيها منه منها عليه عليها إليه اليه ليس مثل نحو كذا أي ايضا الى"
     ).split()
-)
-_PREFIXES: Final = tuple(
-    sorted(
-        ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك", "س"),
-        key=len,
-        reverse=True,
-    )
-)
-_SUFFIXES: Final = tuple(
-    sorted(
-        ("ات", "ون", "ين", "ان", "ها", "هم", "هما", "هن", "كم", "نا", "ية", "ه", "ة", "ي", "ك", "ا"),
-        key=len,
-        reverse=True,
-    )
 )
 _NUMBER = re.compile(r"(?<![\d.])(\d{1,2})\s*\.(?!\d)")
 _VOWELS = re.compile("[\u064b-\u0652\u0670]")
@@ -158,28 +145,14 @@ def entity_sense_id(entity_type: str) -> str:
     return ENTITY_PREFIX + entity_type
 
 
-def loose(word: str) -> str:
-    return normalize(word, ta_marbuta=True, punctuation=True)
-
-
-def light_stem(word: str) -> str:
-    """Loose form without one attached prefix (article, conjunction, preposition) and one suffix, keeping at
-    least three letters: the key that lets ``والأموال`` meet ``الأموال`` and ``أموال``."""
-    w = loose(word)
-    for p in _PREFIXES:
-        if w.startswith(p) and len(w) - len(p) >= 3:
-            w = w[len(p) :]
-            break
-    for s in _SUFFIXES:
-        s = loose(s)
-        if w.endswith(s) and len(w) - len(s) >= 3:
-            w = w[: -len(s)]
-            break
-    return w
-
-
 def _content_words(text: str) -> list[str]:
-    return [t.text for t in scan(text) if t.kind == "word" and loose(t.text) not in _STOP and len(loose(t.text)) > 1]
+    return [
+        t.text
+        for t in scan(text)
+        if t.kind == "word"
+        and loose_unpunctuated_ta_folded(t.text) not in _STOP
+        and len(loose_unpunctuated_ta_folded(t.text)) > 1
+    ]
 
 
 # ------------------------------------------------------------------------------------------------ inventory
@@ -340,7 +313,7 @@ class SenseInventory:
                 written = str(vocalized).strip()
                 rows_of[written] += 1  # a headword the table holds twice: the second row is "<headword>#2"
                 headword = written if rows_of[written] == 1 else f"{written}#{rows_of[written]}"
-                key = loose(str(unvocalized))
+                key = loose_unpunctuated_ta_folded(str(unvocalized))
                 bare_voc = written.rstrip("\u064c\u064b\u064d")  # tanwin off: the frequency table's spelling
                 count = freq.get(bare_voc, 0)
                 for number, gloss in parse_definition(str(definition)):
@@ -369,7 +342,7 @@ class SenseInventory:
     def senses_for(self, word: str) -> list[Sense]:
         """Senses of the headwords written like ``word`` (diacritics ignored), most frequent sense first."""
         self.load()
-        return list(self._by_key.get(loose(word), ()))
+        return list(self._by_key.get(loose_unpunctuated_ta_folded(word), ()))
 
     def get(self, sense_id: str) -> Sense | None:
         self.load()
@@ -442,7 +415,7 @@ class Disambiguator:
         analyses = self.morphology.analyze(text, task="full") if tokens else []
         words: list[_Word] = []
         for tok, a in zip(tokens, analyses, strict=True):
-            lemma = normalize(str(a.get("lemma") or tok.text), alef=False, ya=False)
+            lemma = bare(str(a.get("lemma") or tok.text))
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
             root = str(a.get("root") or "").replace(" ", "")
             w.root = "\u221a" + root if root else ""
@@ -450,8 +423,11 @@ class Disambiguator:
         for i, w in enumerate(words):
             if w.pos in ("verb", "adv") and _nominal(w, words[i - 1] if i else None):
                 w.pos = "noun"
-            if loose(w.token) not in _STOP and loose(w.lemma) not in _STOP:
-                w.keys = {light_stem(w.lemma), light_stem(w.token), loose(w.lemma)} - {""}
+            if (
+                loose_unpunctuated_ta_folded(w.token) not in _STOP
+                and loose_unpunctuated_ta_folded(w.lemma) not in _STOP
+            ):
+                w.keys = {light_stem(w.lemma), light_stem(w.token), loose_unpunctuated_ta_folded(w.lemma)} - {""}
                 if gloss_keys:
                     w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
@@ -478,9 +454,9 @@ class Disambiguator:
         if words:
             for a in self.morphology.analyze(" ".join(words), task="full"):
                 lemma = str(a.get("lemma") or "")
-                if lemma and loose(lemma) not in _STOP:
+                if lemma and loose_unpunctuated_ta_folded(lemma) not in _STOP:
                     keys.add(light_stem(lemma))
-                    keys.add(loose(lemma))
+                    keys.add(loose_unpunctuated_ta_folded(lemma))
         keys -= {sense.key, light_stem(sense.key), ""}
         sig = frozenset(keys)
         with self._lock:
@@ -719,7 +695,7 @@ def _nominal(word: _Word, previous: _Word | None) -> bool:
     bare = _VOWELS.sub("", word.token)
     if bare.endswith(_TA_MARBUTA) and len(bare) > 2:
         return True
-    return word.pos == "verb" and previous is not None and normalize(previous.token) in _NOUN_PREPOSITIONS
+    return word.pos == "verb" and previous is not None and loose(previous.token) in _NOUN_PREPOSITIONS
 
 
 def _window(size: int, index: int) -> range:

@@ -6,10 +6,11 @@ How it chooses sentences:
 1. :func:`tahqiq.text.sentences.sentence_spans` splits the text (Arabic and English punctuation, abbreviations,
    decimals, quotations, line breaks; over-long sentences are cut at clauses).
 2. Each of the first :data:`MAX_RANKED_SENTENCES` sentences becomes a bag of stems: the text is lowercased and put
-   through the core's normaliser (``tahqiq.core.normalize``, with ta marbuta and digits folded), ``tahqiq.core.scan``
+   through the core's normaliser (``tahqiq.arabic.keys.key``: ta marbuta and digits folded), ``tahqiq.core.scan``
    gives the words and numbers, stop words (``data/stopwords_*.txt``) are dropped, and Arabic words are light-stemmed
-   (light10: the conjunction و, the article and its prefixed forms, ten suffixes), English ones by a small suffix
-   stripper. Later sentences are never ranked: news puts what matters first, and the cap bounds the time.
+   (light10, ``tahqiq.arabic.clitics.light10_stem``: the conjunction و, the article and its prefixed forms, ten
+   suffixes), English ones by a small suffix stripper. Later sentences are never ranked: news puts what matters
+   first, and the cap bounds the time.
 3. The sentences are nodes of a graph weighted by the cosine similarity of their tf-idf vectors (sublinear tf).
    Each gets its position-aware centrality (PacSum, Zheng and Lapata 2019): the similarity it has to the sentences
    after it, so that earlier sentences the rest of the text elaborates weigh more and a closing recap does not.
@@ -42,7 +43,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from tahqiq.core import normalize, scan
+from tahqiq.arabic.clitics import light10_stem
+from tahqiq.arabic.keys import key
+from tahqiq.core import scan
 from tahqiq.text.sentences import load_word_list, sentence_spans
 
 LENGTH_SENTENCES: dict[str, int] = {"short": 3, "medium": 5, "long": 8}
@@ -133,35 +136,13 @@ def detect_language(text: str) -> str:
 
 
 def _fold(word: str) -> str:
-    return normalize(word.lower(), ta_marbuta=True, digits=True)
+    return key(word.lower())
 
 
 @lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
     words = load_word_list("stopwords_en.txt") + load_word_list("stopwords_ar.txt")
     return frozenset(_fold(w) for w in words)
-
-
-# light10 (Larkey, Ballesteros and Connell 2002), written after normalisation: ة is ه, ى is ي, أ إ آ are ا.
-_AR_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال")
-_AR_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
-
-
-@lru_cache(maxsize=1 << 16)
-def stem_arabic(word: str) -> str:
-    """Light stem of a normalised Arabic word (light10): the conjunction و, one article form (ال وال بال كال فال لل)
-    when two letters remain, then each of ها ان ات ون ين يه ه ي in turn when two remain. Unlike light10, و goes only
-    before the article or when four letters remain (light10: three), so that وزير and الوزير meet at one stem."""
-    if word[:1] == "و" and (len(word) >= 5 or word[1:3] == "ال"):
-        word = word[1:]
-    for prefix in _AR_PREFIXES:
-        if word.startswith(prefix) and len(word) - len(prefix) >= 2:
-            word = word[len(prefix) :]
-            break
-    for suffix in _AR_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
-            word = word[: -len(suffix)]
-    return word
 
 
 _EN_VOWELS = frozenset("aeiouy")
@@ -209,7 +190,7 @@ def sentence_terms(sentence: str) -> list[str]:
         if token.kind == "number":
             terms.append(word)
         elif token.kind == "word" and word not in stop:
-            stem = stem_arabic(word) if _ARABIC_LETTER.match(word) else stem_english(word)
+            stem = light10_stem(word) if _ARABIC_LETTER.match(word) else stem_english(word)
             if len(stem) >= 2:
                 terms.append(stem)
     return terms
