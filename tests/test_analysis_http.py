@@ -23,7 +23,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     env = server_env(
         f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_ANALYSIS_MAX_CHARS="200"
     )
-    proc = ServerProcess(env)
+    proc = ServerProcess(env, wait_for_analysis=True)
     proc.cli("corpus", "import", str(corpus_file), "--format", "jsonl", "--name", CORPUS)
     with proc:
         yield proc
@@ -141,7 +141,7 @@ def test_health_reports_the_corpora(server: ServerProcess) -> None:
 
 def test_app_key_can_be_required(tmp_path: Path) -> None:
     env = server_env(f"sqlite:///{tmp_path / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp_path), TAHQIQ_REQUIRE_APP_KEY="1")
-    with ServerProcess(env) as locked:
+    with ServerProcess(env, wait_for_analysis=True) as locked:
         app = locked.cli("apps", "create", "--name", "reader", "--json")
         problem(get(locked, "/dialect/corpus/glossary", text="بدي"), 401, "unauthorized")
         ok = httpx.get(

@@ -196,7 +196,7 @@ def news_text(limit: int) -> str:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("pool")
     env = server_env(f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_LOG_LEVEL="info")
-    with ServerProcess(env) as proc:
+    with ServerProcess(env, wait_for_analysis=True) as proc:
         yield proc
 
 

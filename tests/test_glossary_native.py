@@ -181,7 +181,7 @@ def test_long_texts_release_the_gil_and_answer_the_same() -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("glossary")
     env = server_env(f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_AREAS="analysis")
-    with ServerProcess(env) as proc:
+    with ServerProcess(env, wait_for_analysis=True) as proc:
         yield proc
 
 

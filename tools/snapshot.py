@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import multiprocessing
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -70,21 +72,39 @@ def morph_task(service: AnalysisService, task: str) -> Callable[[str], Any]:
     return run
 
 
-def snapshot() -> dict[str, str]:
+Work = tuple[str, str, Any, bool]  # (where, text, the line's entities or None, whether the text is new here)
+
+
+def snapshot(jobs: int = 2) -> dict[str, str]:
+    """Every digest, the texts shared among ``jobs`` processes (answers do not depend on which process reads what:
+    each one's memo only saves time)."""
+    work: list[Work] = []
+    seen: set[str] = set()
+    for where, item in gold_items():
+        text = item["text"]
+        work.append((where, text, item.get("entities"), text not in seen))
+        seen.add(text)
+    if jobs <= 1:
+        return digests(work)
+    parts = [work[k::jobs] for k in range(jobs)]  # dealt in turn: each gets texts of every set, so both take as long
+    out: dict[str, str] = {}
+    with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for found in pool.map(digests, parts):
+            out |= found
+    return out
+
+
+def digests(work: list[Work]) -> dict[str, str]:
     service = AnalysisService(DialectIndex({"tahqiq": shipped_corpus()}), str(CACHE), 1_000_000)
     service.prepare()
     ops = operations(service)
     out: dict[str, str] = {}
-    seen: set[str] = set()
-    for where, item in gold_items():
-        text = item["text"]
-        if item.get("entities"):
-            out[f"{where} re-given"] = digest(service.relations.extract(text, item["entities"]))
-        if text in seen:
-            continue
-        seen.add(text)
-        for name, op in ops.items():
-            out[f"{where} {name}"] = digest(op(text))
+    for where, text, entities, new in work:
+        if entities:
+            out[f"{where} re-given"] = digest(service.relations.extract(text, entities))
+        if new:
+            for name, op in ops.items():
+                out[f"{where} {name}"] = digest(op(text))
     return out
 
 
