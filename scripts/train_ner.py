@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the learned NER layer (PERS, OCC, FAC boundaries over the rules) and write data/ner_tagger.json.
+"""Train the learned NER layer (PERS, OCC, FAC boundaries over the rules) and write analysis/ner/data/tagger.json.
 
     python scripts/train_ner.py [--check] [--cv]
 
@@ -27,7 +27,7 @@ from typing import Any
 # the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.ner import Recognizer
-from tahqiq.analysis.ner_tagger import DATA_FILE, TAGGED_TYPES, NerTagger, Sentence, train
+from tahqiq.analysis.ner.tagger import DATA_FILE, TAGGED_TYPES, NerTagger, Sentence, train
 from tahqiq.analysis.relations import RelationExtractor
 
 from tools.evaluate.relations import relations_report
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(build(data).to_dict(), ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
     if args.check:
         same = DATA_FILE.exists() and DATA_FILE.read_text(encoding="utf-8") == text
-        print("ner_tagger.json matches a rebuild" if same else "ner_tagger.json differs from a rebuild")
+        print("tagger.json matches a rebuild" if same else "tagger.json differs from a rebuild")
         return 0 if same else 1
     DATA_FILE.write_text(text, encoding="utf-8")
     print(f"wrote {DATA_FILE.relative_to(ROOT)} ({len(text)} bytes, {len(data)} sentences)")

@@ -734,3 +734,12 @@ def test_short_second_names_regnal_numbers_and_posts_of_government(
     rules: Recognizer, text: str, expected: tuple[str, str], absent: tuple[str, str] | None
 ) -> None:
     assert_entity_found(rules, text, expected, absent)
+
+
+def test_every_word_list_of_cues_txt_is_read_and_every_list_read_exists() -> None:
+    # a list added to data/cues.txt that no rule reads would be dead data; a name misspelt in cues.py would
+    # fail at import with a KeyError, so reading the module at all checks the other direction
+    from tahqiq.analysis.ner import cues
+
+    assert cues.UNREAD == frozenset()
+    assert "سيارتها" in cues.MODEL_NOUNS and "على" in cues.KEEP_SPELLING  # possessives added, spelling kept

@@ -1,4 +1,4 @@
-"""The learned NER layer (python/tahqiq/analysis/ner_tagger.py): decoding, training, combining with the rules,
+"""The learned NER layer (python/tahqiq/analysis/ner/tagger.py): decoding, training, combining with the rules,
 the shipped weights (a rebuild of scripts/train_ner.py) and what it adds on the development sentences."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 from tahqiq.analysis.ner import Recognizer
-from tahqiq.analysis.ner_tagger import (
+from tahqiq.analysis.ner.resolve import keep_learned
+from tahqiq.analysis.ner.tagger import (
     INSIDE,
     OUTSIDE,
     TAGGED_TYPES,
@@ -205,6 +206,6 @@ def test_a_learned_name_ending_in_a_definite_place_is_dropped_a_bare_one_kept() 
     # place's name may be a family name (إرلينغ هالاند)
     rec = Recognizer(learned=False)
     toks, sentence = rec.tagger_input("زار البابا فرنسيس العراق في آذار 2021")
-    assert rec._keep_learned("PERS", sentence.keys, toks, [(2, 4), (2, 3)]) == [(2, 3)]
+    assert keep_learned(rec.lexicon, "PERS", sentence.keys, toks, [(2, 4), (2, 3)]) == [(2, 3)]
     toks, sentence = rec.tagger_input("سجل المهاجم النرويجي إرلينغ هالاند هدف الفوز")
-    assert rec._keep_learned("PERS", sentence.keys, toks, [(3, 5)]) == [(3, 5)]
+    assert keep_learned(rec.lexicon, "PERS", sentence.keys, toks, [(3, 5)]) == [(3, 5)]

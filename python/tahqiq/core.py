@@ -9,7 +9,7 @@ Every Arabic operation of the service goes through these functions:
   scans, normalises and matches every word of a text (exact, normalised, clitics stripped by
   :func:`strip_clitics`, fuzzy) in one call and answers :data:`GlossaryWord` rows.
 - :class:`NerScorer` scores the learned NER layer's taggers (features, weight sums, Viterbi) for
-  :mod:`tahqiq.analysis.ner_tagger`.
+  :mod:`tahqiq.analysis.ner.tagger`.
 - :func:`canonical_json` is RFC 8785 (JCS); :func:`fingerprint` hashes it for idempotency checks.
 
 The docstrings of the functions themselves come from the Rust sources (``help(tahqiq.core.scan)``);

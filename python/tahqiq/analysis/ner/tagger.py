@@ -13,7 +13,7 @@ and their lists fail). The rules stay the source of every other type;
 how the tagger's spans meet the rules' is ``combine`` (``extend``, chosen by cross-validation in
 scripts/train_ner.py), after ``Recognizer`` drops a learned span holding a word the rules know ends a name.
 
-Trained by scripts/train_ner.py on the development gold sets; the weights ship as data/ner_tagger.json.
+Trained by scripts/train_ner.py on the development gold sets; the weights ship as data/tagger.json.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
 LABELS: tuple[str, ...] = ("B", "I", "O")
 BEGIN, INSIDE, OUTSIDE = 0, 1, 2
 NEG = -1e9
-DATA_FILE = Path(__file__).with_name("data") / "ner_tagger.json"
+DATA_FILE = Path(__file__).with_name("data") / "tagger.json"
 FORMAT = 1
 
 

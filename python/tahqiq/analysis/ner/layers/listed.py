@@ -1,0 +1,143 @@
+"""Layer 1 over the tokens: websites, the longest gazetteer match, listed person names and nisbas."""
+
+from __future__ import annotations
+
+from tahqiq.analysis.ner.cues import FOREIGN_LINKS, GPE_PREFIX, NOT_NAME_PHRASES, REGNAL, REGNAL_TITLES, WEBSITE
+from tahqiq.analysis.ner.lexicon import Lexicon
+from tahqiq.analysis.ner.reading import Reading
+from tahqiq.analysis.ner.words import family_word, foreign_word, plain_word, unlisted_family
+
+
+def websites(lex: Lexicon, doc: Reading) -> None:
+    """Websites, found on the raw text and snapped to tokens; their tokens are claimed."""
+    text, toks, claimed, add = doc.text, doc.toks, doc.claimed, doc.add
+    if "." in text:
+        starts = {t.start: idx for idx, t in enumerate(toks)}
+        ends = {t.end: idx for idx, t in enumerate(toks)}
+        for m in WEBSITE.finditer(text):
+            a, b = m.start(), m.end()
+            while b > a and text[b - 1] in ".,;:)":
+                b -= 1
+            if a in starts and b in ends:
+                i, j = starts[a], ends[b] + 1
+                add("WEBSITE", i, j, 0)
+                for x in range(i, j):
+                    claimed[x] = True
+
+
+def listed_names(lex: Lexicon, doc: Reading) -> None:
+    """Layer 1: the longest gazetteer match, a person's listed name (and the family names that may follow it), a
+    nisba."""
+    toks, keys, n, spans, claimed, base_at, add = (
+        doc.toks,
+        doc.keys,
+        doc.n,
+        doc.spans,
+        doc.claimed,
+        doc.base_at,
+        doc.add,
+    )
+    i = 0
+    inside_listed = 0
+    inside_kind = ""
+    while i < n:
+        if claimed[i] or toks[i].kind != "word":
+            i += 1
+            continue
+        # عن عمر ناهز 89 عاما: an age, not the name عمر
+        name_end = (
+            0
+            if (keys[i] == "عمر" and i > 0 and keys[i - 1] == "عن") or keys[i] in NOT_NAME_PHRASES
+            else lex.name_at(keys, i)
+        )
+        g = lex.gaz_match(keys, i)
+        nisba = lex.nisba(keys[i])
+        if (
+            not name_end
+            and i + 2 < n
+            and keys[i + 1] in ("بن", "ابن")
+            and keys[i + 2] in lex.name_part
+            and plain_word(lex, keys, toks, i)
+        ):
+            name_end = i + 3  # هزاع بن زايد
+        if name_end and (g is None or name_end >= g[0]):
+            e = name_end
+            if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
+                if (
+                    keys[e] in ("ابو", "بن")
+                    and e + 1 < n
+                    and (plain_word(lex, keys, toks, e + 1) or lex.gaz_match(keys, e + 1) == (e + 2, "GPE"))
+                ):
+                    e += 2  # محمد أبو سلمية: a place's name as a family name
+                elif keys[e] in FOREIGN_LINKS:
+                    f = e
+                    while f + 1 < n and keys[f + 1] in FOREIGN_LINKS:
+                        f += 1  # أورسولا فون دير لاين
+                    if f + 1 < n and foreign_word(lex, keys, toks, f + 1):
+                        e = f + 2  # نيمار دا سيلفا: the links of a foreign name and its family name
+                elif (
+                    keys[e].endswith(("ا", "و"))
+                    and len(keys[e]) >= 5  # not a short word in ا (ريم بنا ذكرى)
+                    and foreign_word(lex, keys, toks, e)
+                    and e + 1 < n
+                    and plain_word(lex, keys, toks, e + 1)
+                    and not lex.verb_like(keys, e + 1)
+                    and not keys[e + 1].startswith(("ب", "ل", "و", "ف"))
+                ):
+                    e += 2  # a middle name in ا or و, then the family name: غابرييل غارسيا ماركيز
+                elif plain_word(lex, keys, toks, e) and not lex.future_verb(keys[e]):  # كريستيانو سيلعب
+                    e += 1
+            if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
+                e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+            elif name_end - i >= 2 and e < n and family_word(lex, keys, toks, e):
+                e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
+            elif name_end - i >= 2 and e < n and unlisted_family(lex, keys, toks, name_end - 1, e):
+                e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
+            name_end = e
+            base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
+            i = name_end
+            continue
+        if (
+            g is not None
+            and inside_listed > i
+            and g[1] not in ("GPE", "PERS", "NORP")
+            and not (g[1] == "LOC" and inside_kind in ("EVENT", "LAW", "LOC"))  # كأس آسيا ⊃ LOC
+        ):
+            g = None
+        if g is not None:
+            end, typ = g
+            if (
+                typ == "GPE"
+                and end == i + 1
+                and nisba
+                and i > 0
+                and not keys[i].startswith("و")
+                and (keys[i - 1].startswith("ال") or any(s.j == i for s in spans))
+            ):
+                typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
+            start = i
+            if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in lex.stems(keys[i - 1])):
+                start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
+            base_at.setdefault(start, []).append(add(typ, start, end, 1))
+            if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR", "LOC") and end > i + 1:
+                if end > inside_listed:
+                    inside_kind = typ
+                inside_listed = max(inside_listed, end)
+                i += 1  # names inside a listed name are still found (جامعة بيرزيت ⊃ بيرزيت)
+            else:
+                i = end
+            continue
+        if nisba:
+            base_at.setdefault(i, []).append(add("NORP", i, i + 1, 1))
+        i += 1
+
+
+def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:
+    """A currency followed by a nisba: دينار أردني, الدينار الأردني."""
+    base_at = doc.base_at
+    for lst in list(base_at.values()):
+        for sp in lst:
+            if sp.type == "CURR":
+                nb = [o for o in base_at.get(sp.j, []) if o.type == "NORP"]
+                if nb:
+                    sp.j = max(sp.j, nb[0].j)
