@@ -15,7 +15,7 @@ import pytest
 import tahqiq
 import tahqiq._native as native
 import tahqiq.core as core
-from tahqiq import cli
+from tahqiq.cli.reports import REPORT_NEEDS_CHECKOUT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,7 +112,7 @@ def test_cli_report_outside_a_checkout_says_how_to_run_it(tmp_path: Path) -> Non
     out = _report_cli(tmp_path, "morph")
     assert out.returncode == 2
     assert out.stdout == ""
-    assert out.stderr.strip().splitlines() == [cli.REPORT_NEEDS_CHECKOUT]
+    assert out.stderr.strip().splitlines() == [REPORT_NEEDS_CHECKOUT]
     assert "Traceback" not in out.stderr
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server import ServerProcess, free_port, server_env
-from tahqiq.cli import _cannot_listen
+from tahqiq.cli.serve import cannot_listen
 
 
 def in_use(host: str, port: int) -> str:
@@ -86,15 +86,15 @@ def test_a_port_free_but_for_closed_connections_is_accepted() -> None:
             accepted, _ = listener.accept()
             accepted.close()  # the server's side closes first: its end goes to TIME_WAIT
             assert client.recv(1) == b""
-    assert _cannot_listen("127.0.0.1", port) is None
+    assert cannot_listen("127.0.0.1", port) is None
 
 
 def test_port_zero_and_other_addresses() -> None:
-    assert _cannot_listen("127.0.0.1", 0) is None  # `--port 0`: any free port, as before
+    assert cannot_listen("127.0.0.1", 0) is None  # `--port 0`: any free port, as before
     port = free_port()
-    assert _cannot_listen("127.0.0.1", port) is None
+    assert cannot_listen("127.0.0.1", port) is None
     with socket.socket() as other:
         other.bind(("127.0.0.1", port))
         other.listen()
-        assert _cannot_listen("127.0.0.1", port) == in_use("127.0.0.1", port).removeprefix("tahqiq serve: ")
-    assert (_cannot_listen("192.0.2.1", port) or "").startswith(f"cannot listen on 192.0.2.1:{port}: ")
+        assert cannot_listen("127.0.0.1", port) == in_use("127.0.0.1", port).removeprefix("tahqiq serve: ")
+    assert (cannot_listen("192.0.2.1", port) or "").startswith(f"cannot listen on 192.0.2.1:{port}: ")

@@ -1,6 +1,6 @@
 """The one settings object of tahqiq, read from `TAHQIQ_*` variables (and `AGENT_FIRST_PARTY_APP_ID`).
 
-Only `app.py` and `cli.py` read the environment; everything below them receives a `Settings`.
+Only `web/app.py` and `cli/` read the environment; everything below them receives a `Settings`.
 Every problem with the settings is reported at once, with the variable's name and what to write instead.
 """
 

@@ -1,0 +1,66 @@
+"""The `tahqiq` command line (also `python -m tahqiq`).
+
+    tahqiq serve [--host H] [--port P] [--workers N] [--areas a,b] [--database-url URL]
+    tahqiq migrate
+    tahqiq agents create --role ROLE [--name N] [--json] | list | show ID | suspend ID | activate ID | rotate-key ID
+    tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
+    tahqiq keys rotate
+    tahqiq tokens revoke JTI [--expires-at EPOCH]
+    tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold; from a checkout)
+    tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
+    tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
+
+Settings come from `TAHQIQ_*` variables (see README.md); flags override them. Secrets are printed once, by
+the command that creates them, and stored only as hashes.
+
+One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, reports,
+tokens), each adding its parsers; common.py holds what the administration commands share. This module only
+assembles the parser and runs the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tahqiq import __version__
+from tahqiq.cli import agents, apps, common, corpus, kernels, keys, migrate, reports, serve, tokens
+from tahqiq.config import SettingsError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tahqiq", description="tahqiq: verification service and its kernels")
+    parser.add_argument("--version", action="version", version=f"tahqiq {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    admin_options = common.admin_options()
+    # In this order in `tahqiq --help`.
+    kernels.add_parsers(commands)
+    serve.add_parser(commands, admin_options)
+    migrate.add_parser(commands, admin_options)
+    agents.add_parser(commands, admin_options)
+    apps.add_parser(commands, admin_options)
+    keys.add_parser(commands, admin_options)
+    corpus.add_parser(commands, admin_options)
+    reports.add_parser(commands)
+    tokens.add_parser(commands, admin_options)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command == "report":
+        # `report --help` and `report --x …`: options before the report's name belong to the report's own parser.
+        args.report_args = unknown + args.report_args
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    try:
+        return int(args.run(args))
+    except SettingsError as exc:
+        print(f"tahqiq {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
