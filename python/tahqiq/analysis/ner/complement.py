@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tahqiq.analysis.ner.cues import (
     BALL_GAMES,
     BARE_NAMED_ORGS,
@@ -65,6 +67,20 @@ def facility_name_rest(lex: Lexicon, keys: list[str], toks: list[Token], j: int)
     return j
 
 
+@dataclass(frozen=True, slots=True)
+class _Head:
+    """A head of type `typ` whose words end at token `i`, and what its complement is read against."""
+
+    lex: Lexicon
+    keys: list[str]
+    toks: list[Token]
+    i: int
+    spans_at: dict[int, list[Span]]
+    typ: str
+    definite: bool
+    named: bool
+
+
 def complement(
     lex: Lexicon,
     keys: list[str],
@@ -75,13 +91,34 @@ def complement(
     definite: bool,
     named: bool = False,
 ) -> int:
-    """End of the words that complete a head of type `typ` ending at token i (i when nothing follows)."""
+    """End of the words that complete a head of type `typ` ending at token i (i when nothing follows): each step
+    below reads on from where the one before stopped."""
+    h = _Head(lex, keys, toks, i, spans_at, typ, definite, named)
+    j, done = _post_opening(h)
+    if done:
+        return j
+    j, inner, done = _name_words(h, j)
+    if done:
+        return j
+    j = _organisation_own_name(h, j, inner)
+    j = _facility_own_name(h, j, inner)
+    j = _event_own_name(h, j, inner)
+    j = _nisba_and_ordinal(h, j)
+    j = _of_complements(h, j)
+    j = _number_and_year(h, j)
+    return _post_ending(h, j) if typ == "OCC" else j
+
+
+def _post_opening(h: _Head) -> tuple[int, bool]:
+    """A post's first words: its possessive (رئيسها), a minister's field (ووزير خارجيته), باسم, a leader's party,
+    its adjective before its organisation; done when nothing more can follow."""
+    keys, toks, i, spans_at, typ, definite = h.keys, h.toks, h.i, h.spans_at, h.typ, h.definite
     n = len(keys)
     j = i
     if typ == "OCC" and not definite and keys[i - 1].endswith(("ها", "هم")) and keys[i - 1] not in ENVOYS:
         # a post with its possessive (وكيلها شركة …: the company is the agent, not the post's) keeps only
         # its adjective (رئيسها التنفيذي)
-        return i + 1 if i < n and keys[i] in POST_ADJ else i
+        return (i + 1 if i < n and keys[i] in POST_ADJ else i), True
     if (
         typ == "OCC"
         and i < n
@@ -90,13 +127,13 @@ def complement(
         and keys[i].endswith(("يته", "يتها", "يتهم"))
         and len(keys[i]) >= 6  # not a name in ته: وزير جيته
     ):
-        return i + 1  # ووزير خارجيته: a minister of the field his state's possessive names
+        return i + 1, True  # ووزير خارجيته: a minister of the field his state's possessive names
     if typ == "OCC" and j + 1 < n and keys[j] == "باسم":
         j += 1  # المتحدث باسم الخارجية القطرية
     if typ == "OCC" and j + 1 < n and keys[j] == "في" and keys[i - 1] in LEADER_IN:
         party = [s for s in spans_at.get(j + 1, []) if s.type == "ORG"]
         if party:
-            return max(s.j for s in party)  # القيادي في حزب الاستقلال: a leader's post holds the party
+            return max(s.j for s in party), True  # القيادي في حزب الاستقلال: a leader's post holds the party
     if (
         typ == "OCC"
         and definite
@@ -106,6 +143,14 @@ def complement(
         and any(o.type == "ORG" for o in spans_at.get(j + 1, []))
     ):
         j += 1  # المديرة العامة لمنظمة التجارة العالمية: the post's adjective, then its organisation
+    return j, False
+
+
+def _name_words(h: _Head, j: int) -> tuple[int, bool, bool]:
+    """The names and definite words right after the head (at most MAX_COMPLEMENT[typ] words, an inner name counting
+    one), and a construct chain (مستشفى رفيديا الحكومي); done when an event's ordinal ends it."""
+    lex, keys, toks, i, spans_at, typ, definite = h.lex, h.keys, h.toks, h.i, h.spans_at, h.typ, h.definite
+    n = len(keys)
     allowed = {"GPE", "LOC", "PERS", "ORG", "FAC", "EVENT"}
     if typ == "OCC":
         allowed = {"ORG", "GPE"}
@@ -127,8 +172,8 @@ def complement(
             # المؤتمر الوطني الثامن عشر: an ordinal of two words ends the name, but for its sport (بطولة
             # الخليج العربي الخامسة والعشرين لكرة القدم)
             if o + 1 < n and keys[o].startswith("ل") and keys[o + 1] in BALL_GAMES:
-                return o + 2
-            return o
+                return o + 2, True, True
+            return o, True, True
         if typ == "EVENT" and (keys[j] in ELECTION_KINDS or keys[j] in EVENT_NOUNS):
             j += 1  # الانتخابات البلدية (بلدية is also an organisation's head), عيد الاستقلال, جائزة الحرية
             count += 1
@@ -183,6 +228,14 @@ def complement(
                 j = max(o.j for o in place)
                 break
         break
+    return j, bool(inner), False
+
+
+def _organisation_own_name(h: _Head, j: int, inner: bool) -> int:
+    """A company's, movement's or party's own name no list knows (شركة إعمار, حركة فتح, حزب الاستقلال)."""
+    lex, keys, toks, i, spans_at = h.lex, h.keys, h.toks, h.i, h.spans_at
+    typ, definite = h.typ, h.definite
+    n = len(keys)
     if (
         typ == "ORG"
         and j == i
@@ -226,6 +279,13 @@ def complement(
         and not any(o.type in ("NORP", "GPE") for o in spans_at.get(j, []))
     ):
         j += 1  # حزب الاستقلال, حزب العمال: a party is named by a common noun
+    return j
+
+
+def _facility_own_name(h: _Head, j: int, inner: bool) -> int:
+    """A facility's own name no list knows (ستاد لوسيل, مطار هواري بومدين الدولي)."""
+    lex, keys, toks, i, spans_at, typ, definite = h.lex, h.keys, h.toks, h.i, h.spans_at, h.typ, h.definite
+    n = len(keys)
     if (
         typ == "FAC"
         and j == i
@@ -259,6 +319,13 @@ def complement(
     ):
         # مطار هواري بومدين الدولي, ملعب شكري سراج أوغلو: a person's name (its first part in ي) names it
         j = facility_name_rest(lex, keys, toks, j + 2)
+    return j
+
+
+def _event_own_name(h: _Head, j: int, inner: bool) -> int:
+    """An event's own name no list knows (معرض جيتكس غلوبال, مهرجان موازين)."""
+    lex, keys, toks, i, typ, definite = h.lex, h.keys, h.toks, h.i, h.typ, h.definite
+    n = len(keys)
     if (
         typ == "EVENT"
         and j == i
@@ -273,6 +340,13 @@ def complement(
         j += 1  # معرض جيتكس غلوبال, مهرجان موازين: an event's own name no list knows
         if j < n and bare_name(lex, keys, toks, j) and not lex.verb_like(keys, j):
             j += 1
+    return j
+
+
+def _nisba_and_ordinal(h: _Head, j: int) -> int:
+    """A ball game after a player's post, the nisbas after the name (الرئيس الفلسطيني), an event's ordinal."""
+    lex, keys, i, spans_at, typ, definite = h.lex, h.keys, h.i, h.spans_at, h.typ, h.definite
+    n = len(keys)
     if typ == "OCC" and j + 1 < n and keys[j] == "كره" and keys[j + 1] in BALL_GAMES:
         j += 2  # لاعب كرة القدم الجزائري
     norp = [s for s in spans_at.get(j, []) if s.type == "NORP"]
@@ -284,6 +358,14 @@ def complement(
             j += 1  # الدستور التونسي الجديد
     if typ in ("EVENT",) and j > i and j < n and (o := lex.ordinal_at(keys, j)):
         j = o  # القمة العربية الثالثة والثلاثين
+    return j
+
+
+def _of_complements(h: _Head, j: int) -> int:
+    """The ل complements of a name (للعلوم والتقنية, لكرة القدم) and the fields it lists with و."""
+    lex, keys, toks, i, spans_at = h.lex, h.keys, h.toks, h.i, h.spans_at
+    typ, definite, named = h.typ, h.definite, h.named
+    n = len(keys)
     if typ in ("ORG", "FAC", "EVENT", "LAW") and (j > i or definite or named):
         # ... للعلوم والتقنية, لكرة القدم, للأوراق المالية; a head of two words names already (بطولة العالم للسباحة)
         while j < n and toks[j].kind == "word":
@@ -345,6 +427,13 @@ def complement(
                 j += 1
             else:
                 break
+    return j
+
+
+def _number_and_year(h: _Head, j: int) -> int:
+    """A law's adjective (الجديد), number (رقم 2334) and year (لسنة 2023); an event's or law's number."""
+    lex, keys, toks, i, typ = h.lex, h.keys, h.toks, h.i, h.typ
+    n = len(keys)
     if typ == "LAW" and j < n and keys[j] in NEW_LAW:
         j += 1  # نظام الأحوال الشخصية الجديد
     if typ == "LAW" and j + 1 < n and keys[j] in LAW_NUMBER and toks[j + 1].kind == "number":
@@ -363,6 +452,15 @@ def complement(
             # لسنة 2023 names a law; a bare عام 2015 after it, like عام 1988 after an event, says when
             if j + 1 < n and toks[j + 1].kind == "number":
                 j += 2
+    return j
+
+
+def _post_ending(h: _Head, j: int) -> int:
+    """What a post holds after its words: the body it is of (الرئيس التنفيذي للمجموعة), where an envoy serves,
+    السابق."""
+    lex, keys, toks, i, spans_at = h.lex, h.keys, h.toks, h.i, h.spans_at
+    typ, definite, named = h.typ, h.definite, h.named
+    n = len(keys)
     if typ == "OCC" and j == i + 1 and keys[i] == "باسم":
         return i
     if (

@@ -61,39 +61,7 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
         ):
             name_end = i + 3  # هزاع بن زايد
         if name_end and (g is None or name_end >= g[0]):
-            e = name_end
-            if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
-                if (
-                    keys[e] in ("ابو", "بن")
-                    and e + 1 < n
-                    and (plain_word(lex, keys, toks, e + 1) or lex.gaz_match(keys, e + 1) == (e + 2, "GPE"))
-                ):
-                    e += 2  # محمد أبو سلمية: a place's name as a family name
-                elif keys[e] in FOREIGN_LINKS:
-                    f = e
-                    while f + 1 < n and keys[f + 1] in FOREIGN_LINKS:
-                        f += 1  # أورسولا فون دير لاين
-                    if f + 1 < n and foreign_word(lex, keys, toks, f + 1):
-                        e = f + 2  # نيمار دا سيلفا: the links of a foreign name and its family name
-                elif (
-                    keys[e].endswith(("ا", "و"))
-                    and len(keys[e]) >= 5  # not a short word in ا (ريم بنا ذكرى)
-                    and foreign_word(lex, keys, toks, e)
-                    and e + 1 < n
-                    and plain_word(lex, keys, toks, e + 1)
-                    and not lex.verb_like(keys, e + 1)
-                    and not keys[e + 1].startswith(("ب", "ل", "و", "ف"))
-                ):
-                    e += 2  # a middle name in ا or و, then the family name: غابرييل غارسيا ماركيز
-                elif plain_word(lex, keys, toks, e) and not lex.future_verb(keys[e]):  # كريستيانو سيلعب
-                    e += 1
-            if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
-                e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
-            elif name_end - i >= 2 and e < n and family_word(lex, keys, toks, e):
-                e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
-            elif name_end - i >= 2 and e < n and unlisted_family(lex, keys, toks, name_end - 1, e):
-                e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
-            name_end = e
+            name_end = _person_name_end(lex, doc, i, name_end)
             base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
             i = name_end
             continue
@@ -130,6 +98,46 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
         if nisba:
             base_at.setdefault(i, []).append(add("NORP", i, i + 1, 1))
         i += 1
+
+
+def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
+    """End of a listed person's name from token i (its listed words end at `name_end`) with what may follow it:
+    one unlisted family name after a first name alone, a regnal number after a king's title, a family name after
+    a listed name of two words."""
+    toks, keys, n = doc.toks, doc.keys, doc.n
+    e = name_end
+    if name_end - i == 1 and e < n:  # a first name alone: one unlisted family name may follow
+        if (
+            keys[e] in ("ابو", "بن")
+            and e + 1 < n
+            and (plain_word(lex, keys, toks, e + 1) or lex.gaz_match(keys, e + 1) == (e + 2, "GPE"))
+        ):
+            e += 2  # محمد أبو سلمية: a place's name as a family name
+        elif keys[e] in FOREIGN_LINKS:
+            f = e
+            while f + 1 < n and keys[f + 1] in FOREIGN_LINKS:
+                f += 1  # أورسولا فون دير لاين
+            if f + 1 < n and foreign_word(lex, keys, toks, f + 1):
+                e = f + 2  # نيمار دا سيلفا: the links of a foreign name and its family name
+        elif (
+            keys[e].endswith(("ا", "و"))
+            and len(keys[e]) >= 5  # not a short word in ا (ريم بنا ذكرى)
+            and foreign_word(lex, keys, toks, e)
+            and e + 1 < n
+            and plain_word(lex, keys, toks, e + 1)
+            and not lex.verb_like(keys, e + 1)
+            and not keys[e + 1].startswith(("ب", "ل", "و", "ف"))
+        ):
+            e += 2  # a middle name in ا or و, then the family name: غابرييل غارسيا ماركيز
+        elif plain_word(lex, keys, toks, e) and not lex.future_verb(keys[e]):  # كريستيانو سيلعب
+            e += 1
+    if e < n and keys[e] in REGNAL and i > 0 and keys[i - 1] in REGNAL_TITLES:
+        e += 1  # الملك عبد الله الثاني, ملعب محمد الخامس
+    elif name_end - i >= 2 and e < n and family_word(lex, keys, toks, e):
+        e += 1  # فاطمة الزهراء المنصوري: a listed name of two words takes a family name in ي
+    elif name_end - i >= 2 and e < n and unlisted_family(lex, keys, toks, name_end - 1, e):
+        e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
+    return e
 
 
 def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:

@@ -20,123 +20,139 @@ from tahqiq.analysis.ner.reading import Reading
 
 
 def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
-    """TIME, DATE, PERCENT, MONEY, QUANTITY, CARDINAL and ORDINAL; their tokens are claimed."""
-    toks, keys, n, claimed, base_at, add = doc.toks, doc.keys, doc.n, doc.claimed, doc.base_at, doc.add
+    """TIME, DATE, PERCENT, MONEY, QUANTITY, CARDINAL and ORDINAL, left to right; their tokens are claimed. Each
+    reader below returns where the entity it found ends, or 0."""
     i = 0
-    while i < n:
-        if claimed[i]:
+    while i < doc.n:
+        if doc.claimed[i]:
             i += 1
             continue
-        k = keys[i]
-        # TIME: الساعة 10:30 صباحا / 10:30
-        if k in TIME_HEAD or (
-            toks[i].kind == "number" and i + 2 < n and toks[i + 1].text == ":" and toks[i + 2].kind == "number"
-        ):
-            j = i + 1 if k in TIME_HEAD else i
-            if j < n and toks[j].kind == "number":
-                j += 1
-                if j + 1 < n and toks[j].text == ":" and toks[j + 1].kind == "number":
-                    j += 2
-            elif j < n and (e := lex.ordinal_at(keys, j)):
-                j = e
-            elif j < n and keys[j] in lex.num_words:
-                j += 1
-            if j > i + (1 if k in TIME_HEAD else 0):
-                while j < n and keys[j] in TIME_OF_DAY | {"والنصف", "والربع", "الا", "ربعا"}:
-                    j += 1
-                add("TIME", i, j, 0)
-                for x in range(i, j):
-                    claimed[x] = True
-                i = j
-                continue
-        # TIME: a part of the day with a day (مساء الأحد, صباح اليوم)
-        if (
-            k in DAY_PARTS
-            and i + 1 < n
-            and (keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"))
-        ):
-            add("TIME", i, i + 2, 0)
-            claimed[i] = claimed[i + 1] = True
-            i += 2
-            continue
-        if k in DAY_PARTS and i + 1 < n and toks[i + 1].kind == "number":
-            add("TIME", i, i + 1, 0)  # مساء 14 أوت
-            claimed[i] = True
-            i += 1
-            continue
-        # TIME: durations (8 دقائق و6 ثوان)
-        ne = lex.number_at(toks, keys, i)
-        if ne and ne < n and keys[ne] in DURATION:
-            j = ne + 1
-            while j + 1 < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and keys[j + 1] in DURATION:
-                j += 2
-            add("TIME", i, j, 0)
-            for x in range(i, j):
-                claimed[x] = True
-            i = j
-            continue
-        # DATE
-        d = date_at(lex, toks, keys, i)
-        if d:
-            j, inner = d
-            add("DATE", i, j, 0)
-            if inner:
-                add("ORDINAL", inner[0], inner[1], 1)
-            for x in range(i, j):
-                claimed[x] = True
-            i = j
-            continue
-        lead = 0  # أكثر من, نحو: part of the number that follows
-        if k in APPROX and i + 1 < n:
-            lead = 1
-        elif k in MORE_LESS and i + 2 < n and keys[i + 1] == "من":
-            lead = 2
-        num_end = lex.number_at(toks, keys, i + lead) if lead else lex.number_at(toks, keys, i)
-        if lead and not num_end:
-            lead = 0
-        if num_end and num_end < n and keys[num_end] in DATE_UNITS:
-            add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
-            for x in range(i, num_end + 1):
-                claimed[x] = True
-            i = num_end + 1
-            continue
-        if num_end:
-            j = num_end
-            # PERCENT
-            if j < n and (keys[j] in ("%", "٪") or toks[j].text in ("%", "٪")):
-                add("PERCENT", i, j + 1, 0)
-                i = j + 1
-                continue
-            pe = 0
-            for s in lex.pct:
-                if tuple(keys[j : j + len(s)]) == s:
-                    pe = j + len(s)
-                    break
-            if pe:
-                add("PERCENT", i, pe, 0)
-                i = pe
-                continue
-            cur = [s for s in base_at.get(j, []) if s.type == "CURR"]
-            if cur:
-                e = cur[0].j
-                norp = [s for s in base_at.get(e, []) if s.type == "NORP"]
-                if norp:
-                    cur[0].j = norp[0].j
-                    e = cur[0].j
-                add("MONEY", i, e, 0)
-                i = e
-                continue
-            unit = [s for s in base_at.get(j, []) if s.type == "UNIT"]
-            if unit:
-                add("QUANTITY", i, unit[0].j, 0)
-                i = unit[0].j
-                continue
-            add("CARDINAL", i, j, 2)
-            i = j
-            continue
-        o = i + 1 if DIGIT_ORDINAL.match(k) else lex.ordinal_at(keys, i)
-        if o:
-            add("ORDINAL", i, o, 2)
-            i = o
-            continue
-        i += 1
+        i = (
+            _clock_time(lex, doc, i)
+            or _part_of_day(doc, i)
+            or _duration(lex, doc, i)
+            or _date(lex, doc, i)
+            or _amount(lex, doc, i)
+            or _ordinal(lex, doc, i)
+            or i + 1
+        )
+
+
+def _claim(doc: Reading, i: int, j: int) -> int:
+    for x in range(i, j):
+        doc.claimed[x] = True
+    return j
+
+
+def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
+    """TIME: الساعة 10:30 صباحا, 10:30."""
+    toks, keys, n = doc.toks, doc.keys, doc.n
+    k = keys[i]
+    if not (
+        k in TIME_HEAD
+        or (toks[i].kind == "number" and i + 2 < n and toks[i + 1].text == ":" and toks[i + 2].kind == "number")
+    ):
+        return 0
+    j = i + 1 if k in TIME_HEAD else i
+    if j < n and toks[j].kind == "number":
+        j += 1
+        if j + 1 < n and toks[j].text == ":" and toks[j + 1].kind == "number":
+            j += 2
+    elif j < n and (e := lex.ordinal_at(keys, j)):
+        j = e
+    elif j < n and keys[j] in lex.num_words:
+        j += 1
+    if j <= i + (1 if k in TIME_HEAD else 0):
+        return 0
+    while j < n and keys[j] in TIME_OF_DAY | {"والنصف", "والربع", "الا", "ربعا"}:
+        j += 1
+    doc.add("TIME", i, j, 0)
+    return _claim(doc, i, j)
+
+
+def _part_of_day(doc: Reading, i: int) -> int:
+    """TIME: a part of the day with a day (مساء الأحد, صباح اليوم) or before a date's number (مساء 14 أوت)."""
+    toks, keys, n = doc.toks, doc.keys, doc.n
+    if keys[i] not in DAY_PARTS or i + 1 >= n:
+        return 0
+    if keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"):
+        doc.add("TIME", i, i + 2, 0)
+        return _claim(doc, i, i + 2)
+    if toks[i + 1].kind == "number":
+        doc.add("TIME", i, i + 1, 0)
+        return _claim(doc, i, i + 1)
+    return 0
+
+
+def _duration(lex: Lexicon, doc: Reading, i: int) -> int:
+    """TIME: a duration (8 دقائق و6 ثوان)."""
+    keys, n = doc.keys, doc.n
+    ne = lex.number_at(doc.toks, keys, i)
+    if not (ne and ne < n and keys[ne] in DURATION):
+        return 0
+    j = ne + 1
+    while j + 1 < n and keys[j][:1] == "و" and keys[j][1:].isdigit() and keys[j + 1] in DURATION:
+        j += 2
+    doc.add("TIME", i, j, 0)
+    return _claim(doc, i, j)
+
+
+def _date(lex: Lexicon, doc: Reading, i: int) -> int:
+    """DATE (``dates.date_at``), with the ordinal of its day inside."""
+    d = date_at(lex, doc.toks, doc.keys, i)
+    if not d:
+        return 0
+    j, inner = d
+    doc.add("DATE", i, j, 0)
+    if inner:
+        doc.add("ORDINAL", inner[0], inner[1], 1)
+    return _claim(doc, i, j)
+
+
+def _amount(lex: Lexicon, doc: Reading, i: int) -> int:
+    """A number and what it counts: a span of time (DATE: 30 عاما), PERCENT, MONEY (with its currency's nisba),
+    QUANTITY, or else a CARDINAL; أكثر من, نحو before it are part of it."""
+    toks, keys, n, base_at, add = doc.toks, doc.keys, doc.n, doc.base_at, doc.add
+    k = keys[i]
+    lead = 0
+    if k in APPROX and i + 1 < n:
+        lead = 1
+    elif k in MORE_LESS and i + 2 < n and keys[i + 1] == "من":
+        lead = 2
+    num_end = lex.number_at(toks, keys, i + lead) if lead else lex.number_at(toks, keys, i)
+    if not num_end:
+        return 0
+    if num_end < n and keys[num_end] in DATE_UNITS:
+        add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
+        return _claim(doc, i, num_end + 1)
+    j = num_end
+    if j < n and (keys[j] in ("%", "٪") or toks[j].text in ("%", "٪")):
+        add("PERCENT", i, j + 1, 0)
+        return j + 1
+    for s in lex.pct:
+        if tuple(keys[j : j + len(s)]) == s:
+            add("PERCENT", i, j + len(s), 0)
+            return j + len(s)
+    cur = [s for s in base_at.get(j, []) if s.type == "CURR"]
+    if cur:
+        e = cur[0].j
+        norp = [s for s in base_at.get(e, []) if s.type == "NORP"]
+        if norp:
+            cur[0].j = norp[0].j
+            e = cur[0].j
+        add("MONEY", i, e, 0)
+        return e
+    unit = [s for s in base_at.get(j, []) if s.type == "UNIT"]
+    if unit:
+        add("QUANTITY", i, unit[0].j, 0)
+        return unit[0].j
+    add("CARDINAL", i, j, 2)
+    return j
+
+
+def _ordinal(lex: Lexicon, doc: Reading, i: int) -> int:
+    """ORDINAL: in words (الثالث, الحادي عشر) or in digits with the article (الـ25)."""
+    o = i + 1 if DIGIT_ORDINAL.match(doc.keys[i]) else lex.ordinal_at(doc.keys, i)
+    if o:
+        doc.add("ORDINAL", i, o, 2)
+    return o

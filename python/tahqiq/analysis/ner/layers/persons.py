@@ -120,15 +120,23 @@ def names_after_titles(lex: Lexicon, doc: Reading) -> None:
     """A name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا فيليب
     لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a kinship noun with
     its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)."""
-    toks, keys, n, spans, base_at, add, heads_of = (
-        doc.toks,
-        doc.keys,
-        doc.n,
-        doc.spans,
-        doc.base_at,
-        doc.add,
-        doc.heads_of,
-    )
+    spans, heads_of, base_at = doc.spans, doc.heads_of, doc.base_at
+    anchors = _name_anchors(lex, doc)
+    regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
+    families = _family_names_read(doc)
+    for j in sorted(set(anchors)):
+        known = [o for o in base_at.get(j, []) if o.type == "PERS"]
+        if known:
+            _listed_name_after_title(lex, doc, j, max(o.j for o in known), families, regnal_after)
+        else:
+            _unlisted_name_after_title(lex, doc, j, families, regnal_after)
+
+
+def _name_anchors(lex: Lexicon, doc: Reading) -> list[int]:
+    """Where a name may start: after a post (definite, with a nisba, of two words or with its possessive; not a
+    plural), after a kinship noun with its pronoun, after a counterpart's nisba (نظيره الإيراني عباس عراقجي) or a
+    nisba after a preposition (على الإيطالي لوكا نارديه)."""
+    toks, keys, n, spans, base_at, heads_of = doc.toks, doc.keys, doc.n, doc.spans, doc.base_at, doc.heads_of
     nisba_ends = {s.j for s in spans if s.type == "NORP"}
     anchors = [
         s.j
@@ -168,146 +176,168 @@ def names_after_titles(lex: Lexicon, doc: Reading) -> None:
             or (foreign_word(lex, keys, toks, s.j) and foreign_word(lex, keys, toks, s.j + 1))
         )
     ]
-    regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
+    return anchors
+
+
+def _family_names_read(doc: Reading) -> dict[str, list[int]]:
+    """The last words of the names of two words or more read so far, with where each name starts."""
+    keys = doc.keys
     # a family name already read in the sentence continues a name (فهد الراشد … نجله عبد العزيز الراشد)
     families: dict[str, list[int]] = {}
-    for sp in spans:
+    for sp in doc.spans:
         if sp.type == "PERS" and sp.j - sp.i >= 2:
             families.setdefault(keys[sp.j - 1], []).append(sp.i)
-    for j in sorted(set(anchors)):
-        known = [o for o in base_at.get(j, []) if o.type == "PERS"]
-        if known:
-            start_end = max(o.j for o in known)
-            e = start_end
-            # a first name alone, of one word or a compound one (عبد الكريم السامرائي)
-            first_only = start_end == j + 1 or (start_end == j + 2 and keys[j] in ("عبد", "ابو"))
-            if start_end == j + 1 and e < n and not keys[e].startswith("ال"):
-                if any(o.type == "GPE" and o.j == e + 1 for o in base_at.get(e, [])):
-                    add("PERS", j, e + 1, 1)  # الفنان أحمد بنيس: a place's name as a family name
-                    continue
-                if foreign_word(lex, keys, toks, e) and not adjective_next(keys, toks, e):
-                    e += 1  # a listed first name and a transliterated family name: وولي سوينكا
-            elif first_only and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
-                e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
-            if e == start_end and linked_family(lex, keys, toks, e):
-                e += 2  # غسان أبو ستة, محمد سالم ولد مرزوك: a link and a family name no list knows
-            elif (
-                e == start_end
-                and e + 2 < n
-                and keys[e + 1] in FOREIGN_LINKS
-                and foreign_word(lex, keys, toks, e)
-                and foreign_word(lex, keys, toks, e + 2)
-            ):
-                e += 3  # لويس إيناسيو لولا دا سيلفا: a word no list knows before a foreign link goes on
-            while (
-                e < n
-                and e - j < 4
-                and keys[e - 1] not in REGNAL  # محمد السادس الجرحى: nothing after the regnal number
-                and (
-                    family_word(lex, keys, toks, e)
-                    or any(not j <= x <= e for x in families.get(keys[e], ()))
-                    # عبد الغفار لانغو: a family name no list knows after a listed name of two words
-                    or (e == start_end and e - j == 2 and unlisted_family(lex, keys, toks, e - 1, e))
-                )
-            ):
-                e += 1
-            e = last_family(lex, keys, toks, j, e)
-            if e < n and keys[e] in REGNAL and j in regnal_after:
-                e += 1  # الأمير رينيه الثالث
-            if e > start_end:
-                add("PERS", j, e, 1)
-            continue
-        lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
-        if base_at.get(j) and not (lone_place and plain_word(lex, keys, toks, j + 1)):
-            continue  # فلاديمير بوتين: a city's name that is also a first name
-        if is_definite(toks[j].text, keys[j]) or (keys[j][:1] in "لب" and keys[j].endswith("ات")):
-            continue  # nor a plural with a preposition: المفوض السامي لشؤون اللاجئين لسنوات
-        if lex.month_at(keys, j)[0] == j + 1 and j + 1 < n and plain_word(lex, keys, toks, j + 1):
-            pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
-        elif (
-            len(keys[j]) == 2
-            and toks[j].kind == "word"
-            and keys[j] not in lex.stop
-            and j + 1 < n
-            and plain_word(lex, keys, toks, j + 1)
-            and not lex.verb_like(keys, j + 1)
-        ):
-            pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
-        elif noun_read_first_name(lex, keys, toks, j):
-            add("PERS", j, j + 2, 1)  # وزير الدفاع الأمريكي بيت هيغسيث إلى, الناشطة السويدية غريتا تونبرغ إنها
-            continue
-        elif not (lone_place or plain_word(lex, keys, toks, j)):
-            # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
-            if not (
-                foreign_word(lex, keys, toks, j)
-                and j + 1 < n
-                and (
-                    (
-                        foreign_word(lex, keys, toks, j + 1)
-                        and (
-                            keys[j + 1][:1] not in "يت"
-                            or keys[j + 1] in families
-                            or long_foreign(lex, keys, toks, j + 1)
-                        )  # ظهيرا ينص
-                    )
-                    or keys[j + 1] in NAME_LINKS
-                )
-            ):
-                continue
-        if lex.verb_like(keys, j) and not name_like_verb(lex, keys, toks, j):
-            continue  # a verb, not a name: الرئيس يزور
-        e = j + 1
-        words = 1
-        while e < n and words < 3:
-            if any(not j <= x <= e for x in families.get(keys[e], ())):
-                e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
-                words += 1
-            elif keys[e] in lex.family and toks[e].kind == "word":
-                e += 1  # a listed family name that is also a common word: النائبة سمر الحاج
-                words += 1
-            elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
-                e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
-                words += 1
-            elif keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
-                f = e + 1
-                while f + 1 < n and keys[f] in NAME_LINKS and toks[f + 1].kind == "word":
-                    f += 1  # أورسولا فون دير لاين
-                e = f + 1  # محمد أبو سلمية, نيمار دا سيلفا
-                words += 1
-            elif (
-                plain_word(lex, keys, toks, e)
-                and not lex.verb_like(keys, e)
-                and (
-                    words < 2
-                    or keys[e] in lex.name_part
-                    or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
-                    # a family name no list knows after a name of two words (عبد الغفار لانغو)
-                    or (words == 2 and e - j == 2 and unlisted_family(lex, keys, toks, e - 1, e))
-                    or (  # a transliterated middle name: غابرييل غارسيا ماركيز
-                        words == 2
-                        and e - j == 2
-                        and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
-                        and not keys[e - 1].endswith("اا")
-                        and not keys[e].startswith(("ل", "ب", "و", "ف"))
-                        and not keys[e].endswith("ه")  # a noun in ة: تشابي ألونسو قائمة الفريق
-                    )
-                )
-            ):
-                e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
-                words += 1
-            elif (
-                words < 2
-                and (not lex.verb_like(keys, e) or long_foreign(lex, keys, toks, e))
-                and foreign_word(lex, keys, toks, e)
-                and not adjective_next(keys, toks, e)
-            ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in lex.stop):
-                e += 1  # a transliterated family name: وولي سوينكا, وانغ يي, يون جونغ سو
-                words += 1
-            else:
-                break
-        if e < n and keys[e] in REGNAL and j in regnal_after:
-            e += 1  # الأمير ألبرت الثاني
+    return families
+
+
+def _listed_name_after_title(
+    lex: Lexicon, doc: Reading, j: int, start_end: int, families: dict[str, list[int]], regnal_after: set[int]
+) -> None:
+    """A listed name at token j (ending at `start_end`) after a title takes the family names no list knows."""
+    toks, keys, n, base_at, add = doc.toks, doc.keys, doc.n, doc.base_at, doc.add
+    e = start_end
+    # a first name alone, of one word or a compound one (عبد الكريم السامرائي)
+    first_only = start_end == j + 1 or (start_end == j + 2 and keys[j] in ("عبد", "ابو"))
+    if start_end == j + 1 and e < n and not keys[e].startswith("ال"):
+        if any(o.type == "GPE" and o.j == e + 1 for o in base_at.get(e, [])):
+            add("PERS", j, e + 1, 1)  # الفنان أحمد بنيس: a place's name as a family name
+            return
+        if foreign_word(lex, keys, toks, e) and not adjective_next(keys, toks, e):
+            e += 1  # a listed first name and a transliterated family name: وولي سوينكا
+    elif first_only and e < n and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
+        e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+    if e == start_end and linked_family(lex, keys, toks, e):
+        e += 2  # غسان أبو ستة, محمد سالم ولد مرزوك: a link and a family name no list knows
+    elif (
+        e == start_end
+        and e + 2 < n
+        and keys[e + 1] in FOREIGN_LINKS
+        and foreign_word(lex, keys, toks, e)
+        and foreign_word(lex, keys, toks, e + 2)
+    ):
+        e += 3  # لويس إيناسيو لولا دا سيلفا: a word no list knows before a foreign link goes on
+    while (
+        e < n
+        and e - j < 4
+        and keys[e - 1] not in REGNAL  # محمد السادس الجرحى: nothing after the regnal number
+        and (
+            family_word(lex, keys, toks, e)
+            or any(not j <= x <= e for x in families.get(keys[e], ()))
+            # عبد الغفار لانغو: a family name no list knows after a listed name of two words
+            or (e == start_end and e - j == 2 and unlisted_family(lex, keys, toks, e - 1, e))
+        )
+    ):
+        e += 1
+    e = last_family(lex, keys, toks, j, e)
+    if e < n and keys[e] in REGNAL and j in regnal_after:
+        e += 1  # الأمير رينيه الثالث
+    if e > start_end:
         add("PERS", j, e, 1)
+    return
+
+
+def _unlisted_name_after_title(
+    lex: Lexicon, doc: Reading, j: int, families: dict[str, list[int]], regnal_after: set[int]
+) -> None:
+    """A name no list knows after a title: its first word must read as no noun, verb or listed word."""
+    toks, keys, n, base_at, add = doc.toks, doc.keys, doc.n, doc.base_at, doc.add
+    lone_place = [o for o in base_at.get(j, []) if o.type == "GPE" and o.j == j + 1]
+    if base_at.get(j) and not (lone_place and plain_word(lex, keys, toks, j + 1)):
+        return  # فلاديمير بوتين: a city's name that is also a first name
+    if is_definite(toks[j].text, keys[j]) or (keys[j][:1] in "لب" and keys[j].endswith("ات")):
+        return  # nor a plural with a preposition: المفوض السامي لشؤون اللاجئين لسنوات
+    if lex.month_at(keys, j)[0] == j + 1 and j + 1 < n and plain_word(lex, keys, toks, j + 1):
+        pass  # a month that is also a name: الرئيس التركي رجب طيب أردوغان
+    elif (
+        len(keys[j]) == 2
+        and toks[j].kind == "word"
+        and keys[j] not in lex.stop
+        and j + 1 < n
+        and plain_word(lex, keys, toks, j + 1)
+        and not lex.verb_like(keys, j + 1)
+    ):
+        pass  # a name of two letters: رئيس الوزراء الصيني لي تشيانغ
+    elif noun_read_first_name(lex, keys, toks, j):
+        add("PERS", j, j + 2, 1)  # وزير الدفاع الأمريكي بيت هيغسيث إلى, الناشطة السويدية غريتا تونبرغ إنها
+        return
+    elif not (lone_place or plain_word(lex, keys, toks, j)):
+        # a transliterated first name ending in ا is a name only when the name goes on: أنجلينا جولي
+        if not (
+            foreign_word(lex, keys, toks, j)
+            and j + 1 < n
+            and (
+                (
+                    foreign_word(lex, keys, toks, j + 1)
+                    and (
+                        keys[j + 1][:1] not in "يت" or keys[j + 1] in families or long_foreign(lex, keys, toks, j + 1)
+                    )  # ظهيرا ينص
+                )
+                or keys[j + 1] in NAME_LINKS
+            )
+        ):
+            return
+    if lex.verb_like(keys, j) and not name_like_verb(lex, keys, toks, j):
+        return  # a verb, not a name: الرئيس يزور
+    e = _unlisted_name_end(lex, doc, j, families)
+    if e < n and keys[e] in REGNAL and j in regnal_after:
+        e += 1  # الأمير ألبرت الثاني
+    add("PERS", j, e, 1)
+
+
+def _unlisted_name_end(lex: Lexicon, doc: Reading, j: int, families: dict[str, list[int]]) -> int:
+    """End of a name no list knows from token j: up to three words, each a family name read before, a listed
+    family name, a nisba, a link and its name, or an unlisted word that reads as no verb."""
+    toks, keys, n, base_at = doc.toks, doc.keys, doc.n, doc.base_at
+    e = j + 1
+    words = 1
+    while e < n and words < 3:
+        if any(not j <= x <= e for x in families.get(keys[e], ())):
+            e += 1  # دونالد ترامب … ابنته إيفانكا ترامب
+            words += 1
+        elif keys[e] in lex.family and toks[e].kind == "word":
+            e += 1  # a listed family name that is also a common word: النائبة سمر الحاج
+            words += 1
+        elif words == 1 and any(o.type == "NORP" and o.j == e + 1 for o in base_at.get(e, [])):
+            e += 1  # a nisba right after a first name is its family name: الفنانة ماجدة الرومي
+            words += 1
+        elif keys[e] in NAME_LINKS and e + 1 < n and toks[e + 1].kind == "word":
+            f = e + 1
+            while f + 1 < n and keys[f] in NAME_LINKS and toks[f + 1].kind == "word":
+                f += 1  # أورسولا فون دير لاين
+            e = f + 1  # محمد أبو سلمية, نيمار دا سيلفا
+            words += 1
+        elif (
+            plain_word(lex, keys, toks, e)
+            and not lex.verb_like(keys, e)
+            and (
+                words < 2
+                or keys[e] in lex.name_part
+                or (len(keys[e]) <= 3 and not keys[e].startswith("و"))
+                # a family name no list knows after a name of two words (عبد الغفار لانغو)
+                or (words == 2 and e - j == 2 and unlisted_family(lex, keys, toks, e - 1, e))
+                or (  # a transliterated middle name: غابرييل غارسيا ماركيز
+                    words == 2
+                    and e - j == 2
+                    and keys[e - 1].endswith(("ا", "و"))  # غارسيا, ألبرتو
+                    and not keys[e - 1].endswith("اا")
+                    and not keys[e].startswith(("ل", "ب", "و", "ف"))
+                    and not keys[e].endswith("ه")  # a noun in ة: تشابي ألونسو قائمة الفريق
+                )
+            )
+        ):
+            e += 1  # a third unlisted word only when listed or too short for a noun: يون جونغ سو
+            words += 1
+        elif (
+            words < 2
+            and (not lex.verb_like(keys, e) or long_foreign(lex, keys, toks, e))
+            and foreign_word(lex, keys, toks, e)
+            and not adjective_next(keys, toks, e)
+        ) or (words < 3 and len(keys[e]) == 2 and toks[e].kind == "word" and keys[e] not in lex.stop):
+            e += 1  # a transliterated family name: وولي سوينكا, وانغ يي, يون جونغ سو
+            words += 1
+        else:
+            break
+    return e
 
 
 def sibling_names(lex: Lexicon, doc: Reading) -> None:
