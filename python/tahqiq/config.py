@@ -380,7 +380,7 @@ def _convert(name: str, value: Any) -> Any:
 
 
 def describe() -> list[tuple[str, str, str]]:
-    """(variable, default, help) for every setting: the source of the settings table in README.md."""
+    """(variable, default, help) for every setting: the source of the settings table in docs/operations.md."""
     out = []
     for f in fields(Settings):
         meta: Setting = f.metadata["setting"]

@@ -1,6 +1,6 @@
 """Morphological analysis of MSA text (Area C, `/morph`): lemma, stable lemma id, root, coarse POS, frequency.
 
-The analyses come from a real lexicon installed from PyPI (see MORPHOLOGY.md for the measured choice):
+The analyses come from a real lexicon installed from PyPI (docs/design/morphology.md has the measured choice):
 
 - ``farahidi`` (default, GPL-3.0-or-later): the AlKhalil Morpho Sys 2 port. Its in-context language model gives,
   for every one of the ~114k word forms of its training corpus, the corpus distribution of lemmas, which is what

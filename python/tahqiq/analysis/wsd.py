@@ -32,7 +32,7 @@ log-likelihood ratio, against the word's other exemplified senses, of each stem,
 context (kept when positive). A context word adds its best profile weight (by stem or lemma; else ROOT_WEIGHT times
 its root's; else GLOSS_WEIGHT times its own glosses' words'), decaying with distance; EXAMPLE_WEIGHT times the sum
 joins the overlap and the prior. Words without examples are chosen as before. The examples' contexts are
-lemmatised once into ``<cache_dir>/wsd-examples-<digest>.pickle`` (see NER.md, "Word senses").
+lemmatised once into ``<cache_dir>/wsd-examples-<digest>.pickle`` (docs/design/wsd.md).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ GLOSS_WEIGHT: Final = 0.2
 RANK_PRIOR: Final = 1.0
 # Sense-tagged examples (data/wsd_examples.txt): a sense's example contexts are its profile; a context word adds
 # EXAMPLE_WEIGHT times its best smoothed log-likelihood ratio for the sense against the word's other exemplified
-# senses (EXAMPLE_SMOOTHING added to every count). Both chosen by cross-validation (see NER.md, "Word senses").
+# senses (EXAMPLE_SMOOTHING added to every count). Both chosen by cross-validation (docs/design/wsd.md).
 EXAMPLE_WEIGHT: Final = 4.0
 EXAMPLE_SMOOTHING: Final = 0.5
 # A context word that matches no profile key by its stem or lemma may match by its root, at this fraction; failing

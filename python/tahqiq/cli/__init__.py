@@ -10,8 +10,8 @@
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
-Settings come from `TAHQIQ_*` variables (see README.md); flags override them. Secrets are printed once, by
-the command that creates them, and stored only as hashes.
+Settings come from `TAHQIQ_*` variables (docs/operations.md lists them); flags override them. Secrets are printed
+once, by the command that creates them, and stored only as hashes.
 
 One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, reports,
 tokens), each adding its parsers; common.py holds what the administration commands share. This module only

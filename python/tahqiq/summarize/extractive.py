@@ -24,10 +24,10 @@ How it chooses sentences:
 5. The summary starts from the lead: the first k sentences get :data:`LEAD_MARGIN` extra log-odds, and sentences
    are chosen greedily on that score minus :data:`REDUNDANCY_WEIGHT` times their highest similarity to one already
    chosen. So a later sentence replaces a lead sentence only when the model is clearly surer of it, and a near-repeat
-   is left out. Chosen by cross-validation (README.md, "Summarizer quality"): swapping freely on the model's scores
-   beat Lead-3 but fell below Lead-8 (a long summary keeps 8 of 9 to 19 sentences, so the choice is what to drop, and
-   the model, trained on the best three, is not calibrated for that); with the margin the summary is at or above
-   Lead-k at every length.
+   is left out. Chosen by cross-validation (docs/design/summaries.md, "Summarizer quality"): swapping freely on the
+   model's scores beat Lead-3 but fell below Lead-8 (a long summary keeps 8 of 9 to 19 sentences, so the choice is
+   what to drop, and the model, trained on the best three, is not calibrated for that); with the margin the summary
+   is at or above Lead-k at every length.
 
 Everything is deterministic: ties go to the earlier sentence.
 """
@@ -94,7 +94,7 @@ repository) on both gold sets (64 documents) with L2 4; a test checks that a ref
 SHORT_WEIGHTS = SentenceWeights(bias=-2.951, position=(0.233, 0.33, 0.233, 0.52, 0.073), centrality=0.65, length=0.745)
 """The model of the short summary: the same fit with L2 16, so that a later sentence needs more evidence to replace
 one of the first three. Cross-validated, its departures from Lead-3 never lowered a document's ROUGE-1, where about
-one in five of those of :data:`WEIGHTS` did (README.md, "Summarizer quality")."""
+one in five of those of :data:`WEIGHTS` did (docs/design/summaries.md, "Summarizer quality")."""
 
 
 def length_weights(length: str) -> SentenceWeights:

@@ -3,7 +3,7 @@
 One HTTP/1.1 client for the whole process (`http1`: a keep-alive pool per upstream), a time-out per attempt, and
 ONE bounded retry on 429/502/503/504 that honours `Retry-After` up to `retry_max_wait_s`: when the upstream asks
 for longer, waiting would only hold the caller, so the call fails at once. The client was written for this by
-measurement (README, "Summarization"; `http1`'s docstring): aiohttp's was most of a gateway request's own CPU.
+measurement (docs/design/summaries.md, "The HTTP client"): aiohttp's was most of a gateway request's own CPU.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def date_at(lex: Lexicon, toks: list[Token], keys: list[str], i: int) -> tuple[i
                 e += 2  # الربع الأول من العام (الجاري)
                 if e < n and keys[e] in RELATIVE_DATE:
                     e += 1
-            return e, (i + 1, o)  # the ordinal stays an ORDINAL inside the date (NER.md)
+            return e, (i + 1, o)  # the ordinal stays an ORDINAL inside the date (docs/design/ner.md)
     inner: tuple[int, int] | None = None
     j = i
     day = False

@@ -117,7 +117,8 @@ class Recognizer:
     def tag(
         self, text: str, *, mode: Literal["nested", "flat"] = "nested", include_offsets: bool = False
     ) -> dict[str, Any]:
-        """`{"tokens": [{token, tags[, start, end]}], "entities": [{type, text, start, end, depth}]}` (NER.md)."""
+        """`{"tokens": [{token, tags[, start, end]}], "entities": [{type, text, start, end, depth}]}`: the shape
+        docs/api/analysis.md gives for /ner."""
         if mode not in ("nested", "flat"):
             raise ValueError(f"mode must be 'nested' or 'flat', not {mode!r}")
         toks, found = self._run(text)

@@ -104,8 +104,8 @@ def _not_a_name_here(lex: Lexicon, toks: list[Token], keys: Sequence[str], s: Sp
 def keep_learned(
     lex: Lexicon, typ: str, keys: Sequence[str], toks: list[Token], spans: list[tuple[int, int]]
 ) -> list[tuple[int, int]]:
-    """The learned spans that hold no word the rules know ends a name (NER.md): a verb (سيلعب, ويقيم), a time
-    word (مساء, الخميس, العام); in a person's name also a noun in ا with its indefinite adjective (اتصالا
+    """The learned spans that hold no word the rules know ends a name (docs/design/ner.md): a verb (سيلعب, ويقيم), a
+    time word (مساء, الخميس, العام); in a person's name also a noun in ا with its indefinite adjective (اتصالا
     هاتفيا) or a complementiser (بأن, أنه). A span holding one is dropped whole and the rules' span stays:
     cutting it measured worse by cross-validation."""
     ks = list(keys)

@@ -1,11 +1,11 @@
-"""A learned boundary layer over the rule recognizer for PERS, OCC and FAC (issue 5; NER.md "The learned layer").
+"""A learned boundary layer over the rule recognizer for PERS, OCC and FAC (docs/design/ner.md, "The learned layer").
 
 The rules are weakest where these three types start and end: long foreign names (لويس إيناسيو لولا دا سيلفا),
 a title and the name after it (المفوضة الأوروبية للشؤون الخارجية كايا كالاس), facility names (ملعب سانتياغو
 برنابيو). For each of the three types an averaged structured perceptron tags the tokens B/I/O (one tagger a type,
-so a FAC may hold a PERS and an OCC as NER.md nests them), decoded by Viterbi. Its features are the token's key
-(``tahqiq.arabic.keys.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped stem
-(``tahqiq.arabic.clitics.strip_proclitic_and_article``, for sharing weight across forms), the
+so a FAC may hold a PERS and an OCC as docs/design/ner.md nests them), decoded by Viterbi. Its features are the
+token's key (``tahqiq.arabic.keys.key``) and its neighbours', prefixes and suffixes, the clitic- and article-stripped
+stem (``tahqiq.arabic.clitics.strip_proclitic_and_article``, for sharing weight across forms), the
 recognizer's word classes (listed first and family names, title/ORG/FAC heads, nisba, verb, gazetteer types …, see
 ``Recognizer.word_classes``) in a window of two, and the rule layer's own tags (hidden in 70% of the training
 visits, with the listed name parts then read as unlisted words, so that the context carries weight where the rules

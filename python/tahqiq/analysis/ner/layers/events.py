@@ -47,7 +47,7 @@ def name_adjective(lex: Lexicon, keys: list[str], toks: list[Token], j: int) -> 
 
 
 def event_and_law_names(lex: Lexicon, doc: Reading) -> None:
-    """What goes on an event's or law's name past its head's complement (NER.md): up to two adjectives
+    """What goes on an event's or law's name past its head's complement (docs/design/ner.md): up to two adjectives
     (القمة العربية الإسلامية المشتركة, اتفاقية التجارة الحرة العربية الكبرى); for a law, the states of an
     agreement (بين الإمارات والهند) and its subject after بشأن (… بشأن تغير المناخ); a head before an event
     (بطولة كأس الأمم الأفريقية, سباق جائزة السعودية الكبرى للفورمولا 1). What a law is about after المتعلق ب

@@ -22,8 +22,8 @@ from tahqiq.core import normalize
 
 
 def natural_places(lex: Lexicon, doc: Reading) -> None:
-    """Natural places by their head and name, one LOC each (NER.md): a head such as نهر, جبل, مضيق, صحراء and a
-    listed place, a definite name (جبال الأطلس) or an unlisted word (مضيق هرمز), then up to two adjectives of
+    """Natural places by their head and name, one LOC each (docs/design/ner.md): a head such as نهر, جبل, مضيق, صحراء
+    and a listed place, a definite name (جبال الأطلس) or an unlisted word (مضيق هرمز), then up to two adjectives of
     the name or a nisba (صحراء الربع الخالي, جبال الأطلس المغربية); a compass word before a listed region
     (جنوب شرق آسيا, غرب أفريقيا)."""
     keys, toks, heads_of, spans, base_at = doc.keys, doc.toks, doc.heads_of, doc.spans, doc.base_at

@@ -25,7 +25,7 @@ from tahqiq.core import Token
 
 def product_cue(lex: Lexicon, keys: list[str], q: int) -> tuple[int, bool, bool]:
     """A product cue at token q: (end of the cue, whether it belongs to the product's name, whether it is a
-    strong cue); end 0 when none. من طراز is strong; نظام التشغيل and لقاح belong to the name (NER.md)."""
+    strong cue); end 0 when none. من طراز is strong; نظام التشغيل and لقاح belong to the name (docs/design/ner.md)."""
     heads = lex.heads(keys[q])
     if keys[q] in MODEL_WORDS:
         return q + 1, False, True
@@ -50,7 +50,7 @@ def model_word(lex: Lexicon, keys: list[str], toks: list[Token], j: int) -> bool
 
 
 def models(lex: Lexicon, doc: Reading) -> None:
-    """Products by cue and model (NER.md): after من طراز, a product noun (its possessive, up to two definite
+    """Products by cue and model (docs/design/ner.md): after من طراز, a product noun (its possessive, up to two definite
     words of its own: سيارتها الكهربائية أيونيك 9, هاتفها القابل للطي غالاكسي زد فولد 6), a maker (ORG inside),
     a listed line, words no list knows, a model number (787-9) and model words (ألترا, برو)."""
     keys, toks, heads_of, spans, base_at = doc.keys, doc.toks, doc.heads_of, doc.spans, doc.base_at
