@@ -11,29 +11,27 @@ recognizer's word classes (listed first and family names, title/ORG/FAC heads, n
 visits, with the listed name parts then read as unlisted words, so that the context carries weight where the rules
 and their lists fail). The rules stay the source of every other type;
 how the tagger's spans meet the rules' is ``combine`` (``extend``, chosen by cross-validation in
-scripts/train_ner.py), after ``Recognizer`` drops a learned span holding a word the rules know ends a name.
+tools/train/ner.py), after ``Recognizer`` drops a learned span holding a word the rules know ends a name.
 
-Trained by scripts/train_ner.py on the development gold sets; the weights ship as data/tagger.json.
+The shipped weights (data/tagger.json) are scored by the native `NerScorer`; their training (`python -m
+tools.train.ner`) and the Python twin of the scorer (tools/ner_twin.py, its specification) are repository tooling.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from bisect import bisect_left
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tahqiq.arabic.clitics import strip_proclitic_and_article
 from tahqiq.core import NerScorer
 
 TAGGED_TYPES: tuple[str, ...] = ("PERS", "OCC", "FAC")
 LABELS: tuple[str, ...] = ("B", "I", "O")
 BEGIN, INSIDE, OUTSIDE = 0, 1, 2
-NEG = -1e9
+NEG = -1e9  # the score of a label that cannot be (I at the start), in the twin's Viterbi
 DATA_FILE = Path(__file__).with_name("data") / "tagger.json"
 FORMAT = 1
 
@@ -47,113 +45,7 @@ class Sentence:
     rule_spans: tuple[tuple[str, int, int], ...]  # (type, first token, one past the last), every type
 
 
-def _affixes(k: str) -> list[str]:
-    return [f"p2={k[:2]}", f"p3={k[:3]}", f"x2={k[-2:]}", f"x3={k[-3:]}"]
-
-
-def rule_labels(sentence: Sentence, typ: str) -> list[str]:
-    """The rules' BIO labels for one type (outermost span of the type wins; the types here do not self-nest)."""
-    out = ["O"] * len(sentence.keys)
-    for t, i, j in sentence.rule_spans:
-        if t == typ and out[i] == "O":
-            out[i] = "B"
-            for x in range(i + 1, j):
-                out[x] = "I"
-    return out
-
-
-def outer_labels(sentence: Sentence) -> list[str]:
-    """The outermost rule entity over each token, as ``B-TYPE``/``I-TYPE``/``O`` (the rules' flat view)."""
-    out = ["O"] * len(sentence.keys)
-    for t, i, j in sorted(sentence.rule_spans, key=lambda s: (s[1], -(s[2] - s[1]))):
-        if out[i] == "O":
-            out[i] = "B-" + t
-            for x in range(i + 1, j):
-                if out[x] == "O":
-                    out[x] = "I-" + t
-    return out
-
-
-def shared_features(sentence: Sentence, *, rules: bool = True) -> list[list[str]]:
-    """The features of every token that do not depend on the tagged type (computed once for the three taggers);
-    without the rules' tags when `rules` is False (the training's dropout, so that the words themselves carry
-    weight where the rules are wrong)."""
-    keys, classes = sentence.keys, sentence.classes
-    n = len(keys)
-    outer = outer_labels(sentence) if rules else ["-"] * n
-    out: list[list[str]] = []
-    for i in range(n):
-        k = keys[i]
-        f = ["bias", f"w={k}", f"s={strip_proclitic_and_article(k)}", *_affixes(k), f"o={outer[i]}"]
-        for d in (-2, -1, 1, 2):
-            j = i + d
-            if 0 <= j < n:
-                f.append(f"w{d}={keys[j]}")
-                f.extend(f"c{d}={c}" for c in classes[j])
-            else:
-                f.append(f"w{d}=<edge>")
-        f.append(f"o-1={outer[i - 1] if i else '^'}")
-        f.append(f"o+1={outer[i + 1] if i + 1 < n else '$'}")
-        f.extend(f"c={c}" for c in classes[i])
-        prev_classes = classes[i - 1] if i else ("^",)
-        f.extend(f"c-1c={p}|{c}" for p in prev_classes for c in classes[i])
-        out.append(f)
-    return out
-
-
-def typed_features(sentence: Sentence, typ: str, *, rules: bool = True) -> list[list[str]]:
-    """The features of every token that read the rules' tags of `typ`."""
-    classes = sentence.classes
-    n = len(sentence.keys)
-    mine = rule_labels(sentence, typ) if rules else ["-"] * n
-    out: list[list[str]] = []
-    for i in range(n):
-        f = [f"r={mine[i]}"]
-        f.extend(f"r{d}={mine[i + d]}" for d in (-2, -1, 1, 2) if 0 <= i + d < n)
-        f.append(f"r-1r={mine[i - 1] if i else '^'}|{mine[i]}")
-        f.append(f"rr+1={mine[i]}|{mine[i + 1] if i + 1 < n else '$'}")
-        f.extend(f"cr={c}|{mine[i]}" for c in classes[i])
-        out.append(f)
-    return out
-
-
-def features(sentence: Sentence, typ: str, *, rules: bool = True) -> list[list[str]]:
-    """Feature names of every token for the tagger of `typ`."""
-    return [
-        a + b
-        for a, b in zip(shared_features(sentence, rules=rules), typed_features(sentence, typ, rules=rules), strict=True)
-    ]
-
-
 TYPED_PREFIXES = ("r=", "r-2=", "r-1=", "r1=", "r2=", "r-1r=", "rr+1=", "cr=")
-
-
-def spans_of(labels: Sequence[int]) -> list[tuple[int, int]]:
-    """Token spans ``[i, j)`` of a B/I/O label sequence."""
-    out: list[tuple[int, int]] = []
-    start = -1
-    for x, lab in enumerate(labels):
-        if lab == BEGIN or (lab == INSIDE and start < 0):
-            if start >= 0:
-                out.append((start, x))
-            start = x
-        elif lab == OUTSIDE and start >= 0:
-            out.append((start, x))
-            start = -1
-    if start >= 0:
-        out.append((start, len(labels)))
-    return out
-
-
-def labels_of(spans: Sequence[tuple[int, int]], n: int) -> list[int]:
-    out = [OUTSIDE] * n
-    for i, j in spans:
-        if out[i] != OUTSIDE:
-            continue  # an inner span of the same type never happens in the gold; keep the outer one
-        out[i] = BEGIN
-        for x in range(i + 1, j):
-            out[x] = INSIDE
-    return out
 
 
 @dataclass(slots=True)
@@ -162,55 +54,6 @@ class SpanTagger:
 
     weights: dict[str, list[float]] = field(default_factory=dict)
     transitions: list[list[float]] = field(default_factory=lambda: [[0.0] * 3 for _ in range(4)])  # [prev|start]
-
-    def decode(self, feats: list[list[str]]) -> list[int]:
-        """The best label sequence (Viterbi)."""
-        w = self.weights
-        emit: list[list[float]] = []
-        for f in feats:
-            s = [0.0, 0.0, 0.0]
-            for name in f:
-                v = w.get(name)
-                if v is not None:
-                    s[0] += v[0]
-                    s[1] += v[1]
-                    s[2] += v[2]
-            emit.append(s)
-        return self.viterbi(emit)
-
-    def viterbi(self, emit: list[list[float]]) -> list[int]:
-        """The best label sequence given each token's label scores."""
-        if not emit:
-            return []
-        tr = self.transitions
-        (bb, bi, bo), (ib, ii, io), (ob, _oi, oo), (sb_, _si, so_) = tr
-        sb, si, so = sb_ + emit[0][0], NEG, so_ + emit[0][2]
-        back: list[tuple[int, int, int]] = []
-        # unrolled over the three labels (I never after O); ties go to the first of B, I, O
-        for x in range(1, len(emit)):
-            eb, ei, eo = emit[x]
-            vb, ab = sb + bb, BEGIN
-            if si + ib > vb:
-                vb, ab = si + ib, INSIDE
-            if so + ob > vb:
-                vb, ab = so + ob, OUTSIDE
-            vi, ai = sb + bi, BEGIN
-            if si + ii > vi:
-                vi, ai = si + ii, INSIDE
-            vo, ao = sb + bo, BEGIN
-            if si + io > vo:
-                vo, ao = si + io, INSIDE
-            if so + oo > vo:
-                vo, ao = so + oo, OUTSIDE
-            back.append((ab, ai, ao))
-            sb, si, so = vb + eb, vi + ei, vo + eo
-        score = (sb, si, so)
-        last = max(range(3), key=lambda c: score[c])
-        path = [last]
-        for ptr in reversed(back):
-            path.append(ptr[path[-1]])
-        path.reverse()
-        return path
 
 
 @dataclass(slots=True)
@@ -223,8 +66,8 @@ class NerTagger:
 
     def __post_init__(self) -> None:
         # the native scorer (rust/src/ner_tagger.rs) builds the feature names and sums their weights in the order
-        # of `features`, so its decisions are those of `reference_predict`; a shared feature keeps one row, the
-        # three labels of each type side by side (zeros for a type that never kept it)
+        # of tools/ner_twin.py's `features`, so its decisions are those of the twin's `reference_predict`; a shared
+        # feature keeps one row, the three labels of each type side by side (zeros for a type that never kept it)
         width = 3 * len(self.taggers)
         shared: dict[str, list[float]] = {}
         typed: list[dict[str, list[float]]] = []
@@ -246,10 +89,6 @@ class NerTagger:
             return {t: [] for t in self.taggers}
         spans = self._scorer.predict(sentence.keys, sentence.classes, sentence.rule_spans)
         return dict(zip(self.taggers, spans, strict=True))
-
-    def reference_predict(self, sentence: Sentence) -> dict[str, list[tuple[int, int]]]:
-        """`predict` computed in Python, feature names and all (the training's path; the native scorer's spec)."""
-        return {typ: spans_of(tagger.decode(features(sentence, typ))) for typ, tagger in self.taggers.items()}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -345,96 +184,3 @@ def combine(
                 drop.extend(over)
                 add.append((typ, i, j))
     return drop, add
-
-
-def train(
-    data: Sequence[tuple[Sentence, dict[str, list[tuple[int, int]]]]],
-    *,
-    epochs: int = 8,
-    min_count: int = 2,
-    seed: int = 0,
-    strategy: str = "extend",
-    dropout: float = 0.0,
-    forget_names: bool = False,
-    types: Sequence[str] = TAGGED_TYPES,
-) -> NerTagger:
-    """An averaged structured perceptron a type over `data` (sentence, gold token spans per type).
-
-    Features seen fewer than `min_count` times are left out (they would only memorise sentences); each time a
-    sentence is visited its rule tags are hidden with probability `dropout` (and, with `forget_names`, its listed
-    name parts read as unlisted words: the name lists know the development sentences' names, new text's they
-    will not). The order of the sentences and the dropout draws come from `seed`, so the result is a pure function
-    of the data."""
-    taggers: dict[str, SpanTagger] = {}
-    for typ in types:
-        with_rules = [features(s, typ) for s, _ in data]
-        without = (
-            [features(_forget_names(s) if forget_names else s, typ, rules=False) for s, _ in data]
-            if dropout
-            else with_rules
-        )
-        counts: Counter[str] = Counter(f for sent in with_rules for tok in sent for f in set(tok))
-        feats = [
-            [[[f for f in tok if counts[f] >= min_count] for tok in sent] for sent in variant]
-            for variant in (with_rules, without)
-        ]
-        gold = [labels_of(g.get(typ, []), len(s.keys)) for s, g in data]
-        taggers[typ] = _perceptron(feats, gold, epochs, seed, dropout)
-    return NerTagger(taggers, strategy)
-
-
-NAME_CLASSES = frozenset(("first", "weakfirst", "family", "~first", "~weakfirst", "~family"))
-
-
-def _forget_names(sentence: Sentence) -> Sentence:
-    """The sentence as if the name lists did not know its names: name-part classes read as ``unlisted``."""
-    classes = []
-    for c in sentence.classes:
-        kept = tuple(x for x in c if x not in NAME_CLASSES)
-        if len(kept) < len(c) and not any(x for x in kept if not x.startswith(("end:", "def"))):
-            kept = tuple(sorted((*kept, "unlisted")))
-        classes.append(kept)
-    return Sentence(sentence.keys, tuple(classes), sentence.rule_spans)
-
-
-def _perceptron(
-    variants: list[list[list[list[str]]]], gold: list[list[int]], epochs: int, seed: int, dropout: float
-) -> SpanTagger:
-    model = SpanTagger()
-    w, tr = model.weights, model.transitions
-    acc_w: dict[str, list[float]] = {}  # sum over updates of step * delta (the averaging trick)
-    acc_tr = [[0.0] * 3 for _ in range(4)]
-    step = 1
-    order = list(range(len(gold)))
-    rng = random.Random(seed)
-    for _ in range(epochs):
-        rng.shuffle(order)
-        for s in order:
-            feats = variants[1] if dropout and rng.random() < dropout else variants[0]
-            pred = model.decode(feats[s])
-            g = gold[s]
-            if pred != g:
-                for x, (p, t) in enumerate(zip(pred, g, strict=True)):
-                    if p != t:
-                        for name in feats[s][x]:
-                            v = w.setdefault(name, [0.0, 0.0, 0.0])
-                            a = acc_w.setdefault(name, [0.0, 0.0, 0.0])
-                            v[t] += 1.0
-                            v[p] -= 1.0
-                            a[t] += step
-                            a[p] -= step
-                    prev_p = pred[x - 1] if x else 3
-                    prev_t = g[x - 1] if x else 3
-                    if (prev_p, p) != (prev_t, t):
-                        tr[prev_t][t] += 1.0
-                        tr[prev_p][p] -= 1.0
-                        acc_tr[prev_t][t] += step
-                        acc_tr[prev_p][p] -= step
-            step += 1
-    avg = {
-        name: [v[c] - acc_w[name][c] / step for c in range(3)]
-        for name, v in w.items()
-        if any(abs(v[c] - acc_w[name][c] / step) >= 5e-5 for c in range(3))
-    }
-    avg_tr = [[tr[p][c] - acc_tr[p][c] / step for c in range(3)] for p in range(4)]
-    return SpanTagger(avg, avg_tr)
