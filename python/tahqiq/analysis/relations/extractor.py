@@ -59,7 +59,7 @@ predicate's ``precision`` unless the trigger has its own) when it fired fewer th
 script after changing a pattern (``--check`` tells whether the file is up to date). Per pair of entities the best
 predicate wins; for a functional predicate (one birth place, one capital …) a subject keeps its best object only.
 
-A statistical layer (``relation_classifier.py``, weights in ``data/relations_classifier.json``) then adds, for pairs
+A statistical layer (``classifier``, weights in ``data/relations_classifier.json``) then adds, for pairs
 of entities no pattern judged, the relation its logistic regression finds likely enough (pattern ``classifier``
 with ``explain``), short of a second relation of a kind the patterns gave the subject or object, a courtesy title
 beside a post held, or a state other than the one the subject's own nisba names. ``classifier=None``: the
@@ -78,8 +78,8 @@ from importlib import resources
 from itertools import product
 from typing import Any, Final, Literal
 
-from tahqiq.analysis.relation_classifier import RelationClassifier, load_classifier
-from tahqiq.analysis.relation_model import ANY_WORD, Mention, Predicate, Trigger, word_matches
+from tahqiq.analysis.relations.classifier import RelationClassifier, load_classifier
+from tahqiq.analysis.relations.model import ANY_WORD, Mention, Predicate, Trigger, word_matches
 from tahqiq.arabic.clitics import PROCLITICS
 from tahqiq.arabic.keys import loose_unpunctuated
 from tahqiq.core import scan
@@ -177,7 +177,7 @@ def _head_in(word: str, heads: frozenset[str]) -> bool:
 
 
 def _data() -> dict[str, Any]:
-    text = (resources.files("tahqiq.analysis") / "data" / "relations.json").read_text(encoding="utf-8")
+    text = (resources.files("tahqiq.analysis.relations") / "data" / "relations.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
