@@ -1,5 +1,6 @@
 """Relations the extractor reads after the trigger patterns: off nested entities, and off the relations the
-patterns found (``RelationExtractor`` runs these steps in order on the sentence's ``BestRelations``).
+patterns found (``RelationExtractor._extract_sentence`` runs each step, in its own order, on the sentence's
+``BestRelations``, which each step reads and changes).
 
 - Nesting rules read relations off an entity inside another one's name (EVENT ⊃ city → event_location, PRODUCT ⊃
   maker → produces, OCC ⊃ ORG → member_of / employee_of for a member's or staff title: عضو المكتب السياسي لحركة

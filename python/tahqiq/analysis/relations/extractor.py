@@ -8,7 +8,8 @@ entities; ``before``: within three words before the first, or before the titles 
 الكاتب الفلسطيني سليم حداد — and never past an earlier entity of the first one's type) and the pair's order fits
 (``so``: subject first; ``os``: object first); an empty trigger means adjacency. Verb-first sentences: a
 ``between`` trigger may also stand before the subject, or its verb may and its preposition stand between (ولد
-الشاعر محمود درويش في البروة); an object-first trigger may be split the same way (تعاقد نادي برشلونة مع المدرب …).
+الشاعر محمود درويش في البروة); an object-first trigger may be split like a verb-first one (تعاقد نادي برشلونة مع
+المدرب …).
 A trigger's last preposition may be the object's clitic (يقع في الرباط / … بالرباط; التابعة ل / لمجموعة زين). A
 trigger word ``*`` matches any one word (يعمل * في: ويعمل جراحا في). A trigger may narrow the subject's or object's
 type or first word (``subject_heads``: an institution such as جامعة is ``located_in`` a city, an organisation has
@@ -25,12 +26,12 @@ that entity's (أن زوجته ناهد ستشارك في …: ناهد takes pa
 Long-distance pairs: the words between may also be read past a clause set off by two commas right after the first
 entity (شركة أبل، التي أسسها …، نظارتها …) and past the first entity's conjuncts (التقى A وB وC في كييف D: each
 meets D), and a ``between`` trigger standing right before the object, after every entity between, is the object's
-even when a nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي); so is one right before the second
-entity's titles, passing the entities between in either order (… في مدينة الخور بحضور رئيس الاتحاد … إنفانتينو),
-not into a title holding the second entity. The sentence's topic (its first entity of its type) is the elided
-subject of a later clause: a trigger (not a bare preposition) right before the second entity or the titles before
-it relates the two at up to ``FAR_GAP`` words, when no entity between could fill the topic's slot and the two
-differ in type (… ثم عمل في هيئة الإذاعة البريطانية; … بمشاركة المخرج الموريتاني …). A trigger before two
+even when a nearer entity could fill its slot (ولدت … في مدينة …، وتقيم في دبي); a ``between`` trigger right
+before the second entity's titles passes the entities between in either order (… في مدينة الخور بحضور رئيس الاتحاد
+… إنفانتينو), not into a title holding the second entity. The sentence's topic (its first entity of its type) is
+the elided subject of a later clause: a trigger (not a bare preposition) right before the second entity or the
+titles before it relates the two at up to ``FAR_GAP`` words, when no entity between could fill the topic's slot
+and the two differ in type (… ثم عمل في هيئة الإذاعة البريطانية; … بمشاركة المخرج الموريتاني …). A trigger before two
 conjuncts relates each of them, not one to the other, unless it is marked ``conjuncts`` (الحدود بين الأردن
 والعراق; ابنتيه ليلى وسلمى).
 
