@@ -39,7 +39,7 @@ from tools.evaluate.relations import gold_entities, ner_entities, read_gold, rel
 # Runs against the installed tahqiq (editable or not); reads and writes the repository's data and gold files.
 ROOT = Path(__file__).resolve().parent.parent
 
-DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations.json"
+DATA = ROOT / "python" / "tahqiq" / "analysis" / "relations" / "data" / "relations.json"
 GOLD = ROOT / "tests" / "gold"
 CALIBRATION_IDS = range(1, 41)
 MIN_FIRED = 3

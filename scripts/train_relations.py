@@ -24,7 +24,8 @@ from typing import Any
 
 # the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tahqiq.analysis.relation_classifier import (
+from tahqiq.analysis.relations import RelationExtractor
+from tahqiq.analysis.relations.classifier import (
     Instance,
     RelationClassifier,
     candidates,
@@ -32,13 +33,12 @@ from tahqiq.analysis.relation_classifier import (
     instances,
     to_dict,
 )
-from tahqiq.analysis.relations import RelationExtractor
 
 from tools.evaluate.relations import gold_entities, ner_entities, read_gold, relations_report
 from tools.metrics import prf
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "python" / "tahqiq" / "analysis" / "data" / "relations_classifier.json"
+DATA = ROOT / "python" / "tahqiq" / "analysis" / "relations" / "data" / "relations_classifier.json"
 GOLD = ROOT / "tests" / "gold"
 SETS = (
     "relations.jsonl",

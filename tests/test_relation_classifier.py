@@ -10,14 +10,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from script_support import load_script
-from tahqiq.analysis.relation_classifier import (
+from tahqiq.analysis.relations import RelationExtractor
+from tahqiq.analysis.relations.classifier import (
     RelationClassifier,
     candidates,
     fit,
     instances,
     load_classifier,
 )
-from tahqiq.analysis.relations import RelationExtractor
 from tahqiq.arabic.clitics import strip_proclitic
 from tahqiq.arabic.keys import loose_unpunctuated
 

@@ -65,7 +65,7 @@ def test_inventory_has_the_40_predicates_with_known_types() -> None:
 def test_inventory_data_declares_its_licence() -> None:
     from importlib import resources
 
-    data = json.loads((resources.files("tahqiq.analysis") / "data" / "relations.json").read_text("utf-8"))
+    data = json.loads((resources.files("tahqiq.analysis.relations") / "data" / "relations.json").read_text("utf-8"))
     assert data["license"] == "CC-BY-SA-4.0"
 
 
@@ -528,14 +528,14 @@ def test_enactment_date_after_in_and_entry_into_force() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(["الأردن", "قطر", "تونس", "لبنان", "العراق", "اليمن", "السودان", "فلسطين", "البحرين"]))
 def test_a_nisba_names_its_state_and_no_other(name: str) -> None:
-    from tahqiq.analysis.relations import _nisba_names
+    from tahqiq.analysis.relations.words import nisba_names
     from tahqiq.arabic.keys import loose_unpunctuated
 
     bare = name.removeprefix("ال")
     for nisba in ("ال" + bare + "ي", "ال" + bare + "ية", "وال" + bare + "ي"):
-        assert _nisba_names([loose_unpunctuated(nisba)], [loose_unpunctuated(name)])
-    assert not _nisba_names([loose_unpunctuated("المغربي")], [loose_unpunctuated(name)])
-    assert not _nisba_names([loose_unpunctuated(name)], [loose_unpunctuated(name)])  # the name itself is no nisba
+        assert nisba_names([loose_unpunctuated(nisba)], [loose_unpunctuated(name)])
+    assert not nisba_names([loose_unpunctuated("المغربي")], [loose_unpunctuated(name)])
+    assert not nisba_names([loose_unpunctuated(name)], [loose_unpunctuated(name)])  # the name itself is no nisba
 
 
 def test_headquarters_from_fi_needs_an_organisation_without_a_nisba() -> None:
@@ -694,10 +694,10 @@ _WORDS = st.builds(
 def test_the_sentence_forms_answer_as_word_matching_does(words: list[str], want: str) -> None:
     # the extractor skips a trigger whose first word no form of the sentence holds: the forms must agree with
     # word_matches word for word (clitics, the future prefix, prefixes of three letters or more)
-    from tahqiq.analysis.relation_model import word_matches
-    from tahqiq.analysis.relations import _match_forms, _occurs
+    from tahqiq.analysis.relations.model import word_matches
+    from tahqiq.analysis.relations.words import match_forms, occurs
 
-    assert _occurs(want, _match_forms(words)) == any(word_matches(w, want) for w in words)
+    assert occurs(want, match_forms(words)) == any(word_matches(w, want) for w in words)
 
 
 def test_a_plane_landing_is_a_visit_and_seeing_the_light_a_birth() -> None:

@@ -1,5 +1,5 @@
-"""What relation extraction works with, shared by the trigger patterns (``relations``) and the learned layer
-(``relation_classifier``): the predicates and their triggers as read from ``data/relations.json``, the entity
+"""What relation extraction works with, shared by the trigger patterns (``extractor``) and the learned layer
+(``classifier``): the predicates and their triggers as read from ``data/relations.json``, the entity
 mentions of a sentence with their word positions, and how a trigger word matches a word of the text (clitics and
 the future prefix aside).
 

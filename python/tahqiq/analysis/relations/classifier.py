@@ -1,6 +1,6 @@
 """A statistical layer over the relation patterns: logistic regression over candidate entity pairs.
 
-The trigger patterns (``relations.py``) are precise but fit the phrasing of the sentences they were written on;
+The trigger patterns (``extractor``) are precise but fit the phrasing of the sentences they were written on;
 this layer adds the relations they miss. A candidate is an ordered pair of entities of one sentence, neither part
 of another's name, disjoint, at most ``MAX_GAP`` words apart, together with a predicate whose domain → range the
 pair's types fit (so the layer, too, never breaks domain → range). Each predicate and order (``so``: subject
@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from tahqiq.analysis.relation_model import Mention, Predicate, word_matches
+from tahqiq.analysis.relations.model import Mention, Predicate, word_matches
 from tahqiq.arabic.clitics import strip_proclitic
 
 __all__ = [
@@ -267,7 +267,7 @@ class RelationClassifier:
 def load_classifier(data: dict[str, Any] | None = None) -> RelationClassifier:
     """The classifier of ``data`` (default: the packaged ``data/relations_classifier.json``)."""
     if data is None:
-        path = resources.files("tahqiq.analysis") / "data" / "relations_classifier.json"
+        path = resources.files("tahqiq.analysis.relations") / "data" / "relations_classifier.json"
         data = json.loads(path.read_text(encoding="utf-8"))
     return RelationClassifier.from_dict(data)
 
