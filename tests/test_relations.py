@@ -192,14 +192,14 @@ def test_report_on_the_dev_gold_reaches_the_aim() -> None:
 
 def test_report_on_the_full_gold_with_gold_entities() -> None:
     # measured floor (micro F1 on all 80 sentences with gold entities, rounded down); the calibration half is
-    # relations_dev.jsonl + ids 1-40, ids 41-80 are held out (scripts/calibrate_relations.py)
+    # relations_dev.jsonl + ids 1-40, ids 41-80 are held out (tools/calibrate/relations.py)
     report = relations_report(EXTRACTOR, read_gold(GOLD / "relations.jsonl"), ner_entities())
     assert report["n"] == 80
     assert report["micro"]["f1"] >= F1_ALL_80
 
 
 def test_report_on_the_held_out_gold_with_gold_entities() -> None:
-    # ids 41-80 are never read by the calibration (scripts/calibrate_relations.py)
+    # ids 41-80 are never read by the calibration (tools/calibrate/relations.py)
     gold = [g for g in read_gold(GOLD / "relations.jsonl") if int(g["id"]) >= 41]
     report = relations_report(EXTRACTOR, gold, ner_entities())
     assert report["n"] == 40
@@ -232,8 +232,9 @@ def test_calibration_is_up_to_date() -> None:
     import subprocess
     import sys
 
-    script = Path(__file__).resolve().parents[1] / "scripts" / "calibrate_relations.py"
-    assert subprocess.run([sys.executable, str(script), "--check"], check=False).returncode == 0
+    root = Path(__file__).resolve().parents[1]
+    check = [sys.executable, "-m", "tools.calibrate.relations", "--check"]
+    assert subprocess.run(check, cwd=root, check=False).returncode == 0
 
 
 def test_dev_gold_is_well_formed() -> None:

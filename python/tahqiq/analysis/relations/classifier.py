@@ -12,7 +12,7 @@ distance in words; the types of the entities between and whether one shares the 
 nesting-free order cues (a comma between, a coordinating و on the second span); the spans' head words; and
 whether one of the predicate's own trigger words occurs between or before them (the trigger lexicon).
 
-The weights are shipped in ``data/relations_classifier.json``, built by ``scripts/train_relations.py`` from the
+The weights are shipped in ``data/relations_classifier.json``, built by ``python -m tools.train.relations`` from the
 development sets with settings chosen by cross-validation. The extractor keeps every pattern relation and adds,
 for a pair of entities no pattern related, the best class whose probability reaches the shipped ``threshold``
 (a functional predicate's subject keeps a relation it already has); its confidence is that probability times the

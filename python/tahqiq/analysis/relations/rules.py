@@ -3,7 +3,7 @@ with its domain → range entity types (the 21 Wojood types, ``ENTITY_TYPES`` of
 functional (one birth place, one capital …), a prior precision and its Arabic trigger patterns; and the nesting
 rules, which read relations off an entity inside another one's name.
 
-Every trigger and nesting rule carries its own ``precision``, written by ``scripts/calibrate_relations.py``: it
+Every trigger and nesting rule carries its own ``precision``, written by ``python -m tools.calibrate.relations``: it
 runs the extractor (gold entities, patterns alone, every match counted: ``MEASURE_CONFIDENCE``) on the calibration
 half — tests/gold/relations_dev.jsonl, relations_dev_more.jsonl, relations_dev_news.jsonl and
 relations_dev_news2.jsonl (development sentences written for it; relations_dev_news2's ids 466–485 are held back)

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Train the relation classifier (the statistical layer over the patterns) and write data/relations_classifier.json.
 
-    python scripts/train_relations.py [--check] [--cv] [--ner]
+    python -m tools.train.relations [--check] [--cv] [--ner]
 
 Trains on the five development sets with gold entities — tests/gold/relations.jsonl (its entities from
 tests/gold/ner_msa.jsonl, as evaluate_relations reads them), relations_dev.jsonl, relations_dev_more.jsonl,
@@ -22,8 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-# the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.relations import RelationExtractor
 from tahqiq.analysis.relations.classifier import (
     Instance,
@@ -37,7 +34,7 @@ from tahqiq.analysis.relations.classifier import (
 from tools.evaluate.relations import gold_entities, ner_entities, read_gold, relations_report
 from tools.metrics import prf
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "python" / "tahqiq" / "analysis" / "relations" / "data" / "relations_classifier.json"
 GOLD = ROOT / "tests" / "gold"
 SETS = (
@@ -116,7 +113,7 @@ def train(items: Iterable[dict[str, Any]], settings: dict[str, Any] | None = Non
 def build() -> dict[str, Any]:
     model = train([item for items in development_sets().values() for item in items])
     return {
-        "about": "relation classifier weights built by scripts/train_relations.py from the development sets",
+        "about": "relation classifier weights built by tools/train/relations.py from the development sets",
         "license": LICENSE,
         "settings": SETTINGS,
         **to_dict(model),

@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Measure the precision of every relation pattern and write it into the inventory (data/relations.json).
 
-    python scripts/calibrate_relations.py [--check] [--verbose]
+    python -m tools.calibrate.relations [--check] [--verbose]
 
 The calibration half is tests/gold/relations_dev.jsonl, tests/gold/relations_dev_more.jsonl,
 relations_dev_news.jsonl and relations_dev_news2.jsonl but its held-back ids 466-485 (development sentences
@@ -30,14 +29,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-# the repository's tools/ (the evaluation, not in the wheel) is imported from the checkout this script is in
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tahqiq.analysis.relations import MEASURE_CONFIDENCE, RelationExtractor, load_inventory, load_nested_rules
 
 from tools.evaluate.relations import gold_entities, ner_entities, read_gold, relation_key
 
 # Runs against the installed tahqiq (editable or not); reads and writes the repository's data and gold files.
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 DATA = ROOT / "python" / "tahqiq" / "analysis" / "relations" / "data" / "relations.json"
 GOLD = ROOT / "tests" / "gold"

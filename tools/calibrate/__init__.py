@@ -1,0 +1,1 @@
+"""Calibration of the shipped rules against the development gold sets (repository tooling)."""
