@@ -9,7 +9,7 @@
   that a burst of load elsewhere on the machine hits one round and not one side); overhead = p50(service) -
   p50(direct) within a round, and the row gives the median over the rounds. Aim: under 1 ms. The floor under it:
   a bare granian + BlackSheep route forwarding the chat-completions request with tahqiq's HTTP client
-  (`summarize.http1`, the service's pool settings; no other tahqiq code), loaded the same way; and the same bare
+  (`tahqiq.http1`, the service's pool settings; no other tahqiq code), loaded the same way; and the same bare
   route forwarding with aiohttp (the client the service used before), for the difference the client makes.
 - The HTTP client choice: sequential calls of tahqiq's client, aiohttp and httpx to that same upstream, and to
   one answering at once (where the clients' own cost is most of a call), in one process, interleaved in rounds.
@@ -82,7 +82,7 @@ async def start(_app):
             skip_auto_headers=("User-Agent",),
         )
     else:
-        from tahqiq.summarize.http1 import Http1Client
+        from tahqiq.http1 import Http1Client
 
         state["c"] = Http1Client(30, max_connections=256, idle_s=30)
         state["targets"] = {}
@@ -363,7 +363,7 @@ def measure_clients(url: str, payload: bytes, calls: int, upstream_delay_s: floa
     import aiohttp
     import httpx
     import uvloop
-    from tahqiq.summarize.http1 import Http1Client
+    from tahqiq.http1 import Http1Client
 
     async def run() -> dict[str, float]:
         headers = {"Content-Type": "application/json", "Authorization": "Bearer bench-key"}

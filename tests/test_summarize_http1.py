@@ -1,4 +1,4 @@
-"""The upstreams' HTTP/1.1 client (summarize/http1.py) against real local servers over real sockets, on asyncio's
+"""The upstreams' HTTP/1.1 client (tahqiq/http1.py) against real local servers over real sockets, on asyncio's
 own loop and on uvloop (the service's): the request it sends, keep-alive reuse and its bound, reconnecting after
 the server closed an idle connection, the one resend (and when there is none), chunked and close-framed bodies,
 `Connection: close`, malformed and cut answers, time-outs, refused connections and TLS. A property test feeds the
@@ -20,7 +20,7 @@ import uvloop
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from server import free_port
-from tahqiq.summarize.http1 import (
+from tahqiq.http1 import (
     ClientClosed,
     ConnectFailed,
     ConnectionLost,

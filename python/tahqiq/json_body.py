@@ -121,9 +121,8 @@ def scan_shape(body: bytes) -> BodyShape:
     """Reads the text of a JSON document (which orjson accepted, or refused only for its depth) for repeated keys
     and depth, without recursion. Keys compare after unescaping (`"a"` and `"\\u0061"` are one key), as in the
     kernel. The slow path: it runs only for a body the kernel refused. Its cost grows with the number of strings
-    and non-empty containers: a body of the default 1 MiB limit with a repeated key at its end takes 15-25 ms when
-    it is mostly numbers or longer strings, and up to about half a second when it is all tiny arrays or objects,
-    which is what such a submission's per-item checks already took before this parser."""
+    and non-empty containers, and stays within what such a submission's per-item checks took before this parser
+    (see docs/benchmarks.md, "JSON bodies")."""
     shape = BodyShape()
     named = 0
     level = 0

@@ -33,8 +33,8 @@ def rate_headers(decision: RateDecision, window_s: int) -> dict[str, str]:
 
 
 GATHER_S = 0.02
-"""How long the counts of one bucket are gathered into one store write: a commit per request cost the summarize
-route about 0.45 ms of latency at one connection, though written behind (bench_summarize, same run)."""
+"""How long the counts of one bucket are gathered into one store write: a commit per request added latency to the
+summarize route even though written behind (see docs/benchmarks.md, "Rate-limit counts")."""
 
 
 @dataclass(slots=True)
@@ -53,7 +53,7 @@ class WriteBehindCounter:
 
     While the count this process last saw, plus the requests it has allowed since, leaves more than `headroom`
     units of the limit, a request is allowed at once and its count is written behind (the store's write is a
-    commit: about half a millisecond on SQLite, a round trip on PostgreSQL); the counts of one bucket are gathered
+    commit: a sync to disk on SQLite, a round trip on PostgreSQL); the counts of one bucket are gathered
     for `gather_s` into one write. Near the limit, and for a bucket this process has not seen in the current
     window, every request waits for the store's count (after the gathered ones), so a single process is exact,
     and processes sharing a store can together go over a limit only when the others used more than `headroom`

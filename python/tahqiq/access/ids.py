@@ -1,8 +1,8 @@
 """Random identifiers (UUID version 4 strings) for submissions and tokens, from the operating system's CSPRNG.
 
 `str(uuid.uuid4())` asks the kernel for 16 bytes on every call (one getrandom system call) and builds a UUID
-object only to format it: about 10 µs a submission on the 2-core development VM under load. Here one call
-fetches the randomness of 256 identifiers, formatted together: about 2 µs each (same VM, same moment).
+object only to format it. Here one call fetches the randomness of 256 identifiers, formatted together: several
+times cheaper an identifier (see docs/benchmarks.md, "Submission ids").
 """
 
 from __future__ import annotations

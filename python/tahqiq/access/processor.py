@@ -26,8 +26,9 @@ STOP_WAIT_S = 2.0  # how long stop() lets the submission being applied finish be
 MAX_ATTEMPTS = 3
 # Submissions applied per store transaction: a batch costs a few round trips and one commit whatever its size,
 # and a queue that built up under load is worked off in large batches instead of one commit per submission.
-# Under load the batches are full (the queue grows faster than 20 ms of lingering drains it): 256 rather than 64
-# spreads a batch's fixed cost over four times the submissions.
+# Under load the batches are full (the queue grows faster than LINGER_S of lingering drains it), so a larger
+# batch spreads its fixed cost over more submissions: 256 rather than 64.
+# See docs/benchmarks.md, "Submission processor batches".
 BATCH_SIZE = 256
 LINGER_S = 0.02  # after a partial batch, how long accepts may gather before the next
 

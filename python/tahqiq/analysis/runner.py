@@ -1,10 +1,10 @@
 """Where the analysis runs: in worker processes beside the server, never on its event loop.
 
 Analysis is CPU-bound Python. Run on the event loop, one long text stopped every other request; run on threads of
-the server's process, it still held the interpreter lock against the event loop (measured: /health p50 150 ms
-behind four clients sending 10,000-character texts to /re on two threads, 7 ms on one thread with a 0.5 ms switch
-interval, against about 0.2 ms alone). Worker processes have their own interpreter, so the event loop only waits
-for the operating system to give it a core. Each worker loads the language data once, at its start.
+the server's process, it still held the interpreter lock against the event loop, and `/health` slowed many times
+over (see docs/operations.md, "Why worker processes, not threads"). Worker processes have their own interpreter, so
+the event loop only waits for the operating system to give it a core. Each worker loads the language data once, at
+its start.
 
 `AnalysisRunner(config, processes, queue)`: ``processes`` worker processes (0: one thread of this process instead,
 for embedding and for tests that patch the service), at most ``queue`` calls waiting for them. `load()` loads (the

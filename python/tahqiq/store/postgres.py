@@ -69,9 +69,8 @@ _ACCEPT_BATCH = (
     "$13::float8[], $14::integer[])"
 )
 ACCEPT_BATCH_MAX = 256
-# Under load, a batch that would start small waits 1 ms for more accepts: fewer, larger batches. Same-run A/B under
-# wrk (6 rounds): 4,390 -> 4,665 submissions/s, worker CPU per submission 185 -> 168 us, PostgreSQL's 106 -> 92 us,
-# p50 13.5 -> 12.7 ms.
+# Under load, a batch that would start small waits 1 ms for more accepts: fewer, larger batches, less CPU per
+# submission in the worker and in PostgreSQL (see docs/benchmarks.md, "PostgreSQL store").
 ACCEPT_GATHER_S = 0.001
 ACCEPT_GATHER_UNTIL = 32
 
@@ -96,7 +95,7 @@ _LOAD_CLAIMS = (
 )
 # Ids for the rows a batch inserts, from the identity sequences the columns would use themselves. The sequence is
 # looked up once per call (a materialised CTE): called per id, pg_get_serial_sequence's catalog lookups cost
-# PostgreSQL 3.3 us an id against 0.75 us for nextval alone (1,024 ids a call).
+# PostgreSQL several times what nextval does (see docs/benchmarks.md, "PostgreSQL store").
 _ALLOCATE_IDS = {
     kind: f"WITH s AS MATERIALIZED (SELECT pg_get_serial_sequence('{kind}', '{column}')::regclass AS seq) "
     "SELECT array_agg(nextval(s.seq)) FROM s, generate_series(1, $1)"
@@ -107,8 +106,7 @@ _ALLOCATE_IDS = {
 ID_RESERVE = 1024
 # Everything a processed batch writes, in one statement: new claims, their artifacts, claims moved on, and the
 # submissions' outcomes. Processed submissions are named by one id array (their status and reason are known); only
-# rejected ones carry a reason: two arrays of a batch's size fewer to encode and decode (processor Python 6.3-6.6
-# to 5.3 us a submission for this statement, in process).
+# rejected ones carry a reason: two arrays of a batch's size fewer to encode and decode.
 _WRITE_BATCH = """
 WITH new_claims AS (
     INSERT INTO claims (claim_id, text, status, created_at, updated_at) OVERRIDING SYSTEM VALUE

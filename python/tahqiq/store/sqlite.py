@@ -10,11 +10,9 @@ serialise us, and nothing mutable is cached in memory.
 Reads go, by default, to a second connection used directly on the event-loop thread: in WAL mode a reader
 never waits for a writer, and an indexed lookup takes a few microseconds, far less than a thread hop.
 
-Measured on the 2-core development VM (p50, 400 operations): `auth_state` 6 us read directly, 57 us through
-a reader thread; `accept_submission` 0.40 ms with synchronous=FULL, 0.14 ms with NORMAL; `process_next`
-(two claims, two artifacts) 0.73 ms with FULL. FULL is the default: with NORMAL a commit in WAL mode is not
-synced, so a submission answered 202 could be lost by a power cut, which the service promises not to do;
-group commit spreads that sync over every accept waiting instead.
+synchronous=FULL is the default, though NORMAL commits faster: with NORMAL a commit in WAL mode is not synced, so a
+submission answered 202 could be lost by a power cut, which the service promises not to do; group commit spreads
+that sync over every accept waiting instead. The figures of both choices: see docs/benchmarks.md, "SQLite store".
 """
 
 from __future__ import annotations

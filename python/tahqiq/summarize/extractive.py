@@ -93,8 +93,8 @@ WEIGHTS = SentenceWeights(bias=-4.112, position=(0.366, 0.592, 0.489, 0.988, 0.2
 repository) on both gold sets (64 documents) with L2 4; a test checks that a refit gives these figures."""
 SHORT_WEIGHTS = SentenceWeights(bias=-2.951, position=(0.233, 0.33, 0.233, 0.52, 0.073), centrality=0.65, length=0.745)
 """The model of the short summary: the same fit with L2 16, so that a later sentence needs more evidence to replace
-one of the first three. Cross-validated, its departures from Lead-3 never lowered a document's ROUGE-1, where about
-one in five of those of :data:`WEIGHTS` did (docs/design/summaries.md, "Summarizer quality")."""
+one of the first three: chosen by cross-validation as the fit whose departures from Lead-3 lower no document's
+ROUGE-1, which those of :data:`WEIGHTS` did (docs/design/summaries.md, "Summarizer quality")."""
 
 
 def length_weights(length: str) -> SentenceWeights:

@@ -1,7 +1,7 @@
 """The client of OpenAI-compatible chat-completions upstreams (the gateway and the provider).
 
-One HTTP/1.1 client for the whole process (`http1`: a keep-alive pool per upstream), a time-out per attempt, and
-ONE bounded retry on 429/502/503/504 that honours `Retry-After` up to `retry_max_wait_s`: when the upstream asks
+One HTTP/1.1 client for the whole process (`tahqiq.http1`: a keep-alive pool per upstream), a time-out per attempt,
+and ONE bounded retry on 429/502/503/504 that honours `Retry-After` up to `retry_max_wait_s`: when the upstream asks
 for longer, waiting would only hold the caller, so the call fails at once. The client was written for this by
 measurement (docs/design/summaries.md, "The HTTP client"): aiohttp's was most of a gateway request's own CPU.
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from tahqiq.summarize.http1 import ConnectFailed, Http1Client, HTTPClientError, PreparedPost
+from tahqiq.http1 import ConnectFailed, Http1Client, HTTPClientError, PreparedPost
 
 RETRYABLE = frozenset({429, 502, 503, 504})
 _DEFAULT_RETRY_WAIT_S = 0.1  # when a retryable answer names no Retry-After

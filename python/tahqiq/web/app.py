@@ -46,8 +46,8 @@ WORKER_GC_THRESHOLDS = (20_000, 20, 100)
 
 def tune_collector() -> None:
     """Moves every object alive now (modules, the app and its routes) out of the collector's reach (`gc.freeze`),
-    so full collections no longer walk them, and raises the thresholds. Measured under wrk on submissions
-    (PostgreSQL, same run): worker CPU per submission 170 -> 131 us, 4,380 -> 5,566 req/s."""
+    so full collections no longer walk them, and raises the thresholds: markedly less worker CPU per request (see
+    docs/benchmarks.md, "The cyclic collector in server workers")."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLDS)

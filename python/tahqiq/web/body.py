@@ -28,8 +28,8 @@ async def read_body(request: Request, limit: int, deadlines: Deadlines) -> bytes
 
     Reads the ASGI messages itself and stops once the declared Content-Length has arrived: granian sends a
     small body as one message marked `more_body` and then an empty last message, and waiting for that one
-    (as `Request.read()` does) costs another hand-off between granian's runtime thread and the event loop, about
-    a sixth of a small POST's time on two cores.
+    (as `Request.read()` does) costs another hand-off between granian's runtime thread and the event loop, a
+    sizeable share of a small POST's time (see docs/benchmarks.md, "Reading request bodies").
     """
     declared = request.get_first_header(b"content-length")
     expected = -1

@@ -1,10 +1,10 @@
 """A deadline for every request body being read in a worker, kept with one timer for all of them.
 
-A body that stops coming must not hold its connection, and a stopping server, for ever. Measured on uvloop around an
-await that is already done, `asyncio.timeout` costs 7-10 µs a read and a timer of its own (`call_later`) 3 µs, this
-under 2 µs (a request takes ~130 µs of worker CPU). It works because every read gets the same time-out and is entered
-in the order it starts: the oldest read is always the first to expire, so one timer, armed for the oldest, serves
-them all.
+A body that stops coming must not hold its connection, and a stopping server, for ever. One timer for all reads
+rather than `asyncio.timeout` or a `call_later` timer per read: several times cheaper a read (see
+docs/benchmarks.md, "Reading request bodies"). It works because every read gets the same time-out and is entered in
+the order it starts: the oldest read is always the first to expire, so one timer, armed for the oldest, serves them
+all.
 """
 
 from __future__ import annotations

@@ -1,17 +1,13 @@
 """A small HTTP/1.1 client on asyncio for the chat-completions upstreams: POSTs over kept-alive connections.
 
-Why not aiohttp: its client was about two thirds of a gateway request's own CPU (py-spy). This one does only what
-the upstream calls need: the request head is built once per upstream as bytes, each call adds Content-Length and
-the body and writes them in one `transport.write`, and the answer is parsed as it arrives by an `asyncio.Protocol`
-(asyncio streams would add a buffer and a task wake-up per read). It costs little more than a bare exchange: one
-sequential POST of a chat-completions request over a kept-alive connection to a local server answering at once
-took 30 µs p50 as a bare protocol's write-and-wait, 53 µs with this client and 183 µs with aiohttp (uvloop, 5,000
-calls each, interleaved, same run).
+Why not aiohttp: its client was most of a gateway request's own CPU. This one does only what the upstream calls
+need: the request head is built once per upstream as bytes, each call adds Content-Length and the body and writes
+them in one `transport.write`, and the answer is parsed as it arrives by an `asyncio.Protocol` (asyncio streams
+would add a buffer and a task wake-up per read), so it costs little more than a bare exchange.
 
-The parser is `httptools` (llhttp in C, MIT; already installed as BlackSheep's own dependency), chosen over h11
-(pure Python) by measurement: parsing a chat-completions answer (9 headers, 271-byte body) took 2.5 µs with
-httptools against 46 µs with h11 0.16 (its Connection reused, the request's events included), median of 20,000
-parses each in the same run; chunked, 2.7 µs against 56 µs. h11 would have doubled the client's cost.
+The parser is `httptools` (llhttp in C, MIT; already installed as BlackSheep's own dependency) over h11 (pure
+Python): much faster, where h11 would have doubled the client's cost. The figures of both choices: see
+docs/benchmarks.md, "HTTP client".
 
 - One pool per origin (scheme, host, port): at most `max_connections` requests in flight, each on its own
   connection; idle connections are reused last-in first-out; one the server closed is dropped; one idle for more
