@@ -22,7 +22,8 @@ from typing import Any
 
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
-from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.analysis.params import Params
+from tahqiq.analysis.service import AnalysisService
 
 from benches import harness
 

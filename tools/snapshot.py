@@ -27,7 +27,8 @@ import orjson
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
 from tahqiq.analysis.morphology import TASKS
-from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.analysis.params import Params
+from tahqiq.analysis.service import AnalysisService
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"

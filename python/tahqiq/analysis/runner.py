@@ -31,7 +31,8 @@ import orjson
 
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import imported_corpora, shipped_corpus
-from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.analysis.params import Params
+from tahqiq.analysis.service import AnalysisService
 from tahqiq.problems import Problem
 from tahqiq.workpool import PoolFull, WorkPool
 

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from blacksheep import Request
 from blacksheep.server.routing import Router
 
+from tahqiq.analysis.params import Params
 from tahqiq.analysis.runner import AnalysisCall, AnalysisRunner, Operation
-from tahqiq.analysis.service import AnalysisService, Params
+from tahqiq.analysis.service import AnalysisService
 from tahqiq.reply import Reply
 from tahqiq.web.body import header, route_value
 
