@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import (
+
+from tests.support.e2e_support import (
     BASE,
     ROLES,
     STORES,
@@ -30,7 +31,7 @@ from e2e_support import (
     submit,
     wait_processed,
 )
-from server import FIRST_PARTY_APP_ID
+from tests.support.server import FIRST_PARTY_APP_ID
 
 
 @pytest.fixture(scope="module", params=STORES)

@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from server import ServerProcess, server_env
-from test_dialect import SENTENCES
+
+from tests.support.server import ServerProcess, server_env
+from tests.test_dialect import SENTENCES
 
 CORPUS = "http-test"
 

@@ -19,11 +19,12 @@ import httpx
 import pytest
 from blacksheep import Application
 from blacksheep.testing import TestClient
-from server import CACHE_DIR, ServerProcess, server_env
 from tahqiq.analysis.service import AnalysisService
 from tahqiq.config import Settings
 from tahqiq.web.app import create_app
 from tahqiq.workpool import PoolFull, WorkPool
+
+from tests.support.server import CACHE_DIR, ServerProcess, server_env
 
 GOLD = Path(__file__).resolve().parent / "gold"
 SENTENCE = "استقبل الرئيس المصري عبد الفتاح السيسي في القاهرة رئيس الوزراء الهندي ناريندرا مودي."

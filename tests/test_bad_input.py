@@ -22,8 +22,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tahqiq.core import canonical_json
 
-from tests.hardening_support import FIRST_PARTY_APP_ID, MINT, VERIFY, Deployment, assert_problem, new_key, submit_path
-from tests.json_strategies import json_texts, submission_texts
+from tests.support.hardening_support import (
+    FIRST_PARTY_APP_ID,
+    MINT,
+    VERIFY,
+    Deployment,
+    assert_problem,
+    new_key,
+    submit_path,
+)
+from tests.support.json_strategies import json_texts, submission_texts
 
 MAX_BODY = 4096
 

@@ -12,9 +12,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from server import free_port
-
 from benches import bench_access
+from tests.support.server import free_port
 
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 BODY = '{"work_type": "split", "results": [{"text": "الأرض مسطحة"}]}'

@@ -10,9 +10,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-from server import FIRST_PARTY_APP_ID, server_env
 from tahqiq.access.keys import key_hash
 from tahqiq.store import migrations, open_store
+
+from tests.support.server import FIRST_PARTY_APP_ID, server_env
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from e2e_support import (
+
+from tests.support.e2e_support import (
     STORES,
     Stack,
     check_exactly_once,
@@ -27,7 +28,7 @@ from e2e_support import (
     submit,
     wait_until,
 )
-from server import ServerProcess
+from tests.support.server import ServerProcess
 
 SENDERS = 3
 

@@ -11,11 +11,12 @@ import threading
 from typing import Any
 
 import pytest
-import reference_jcs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from json_strategies import json_values
 from tahqiq.core import canonical_json, fingerprint
+
+from tests.support import reference_jcs
+from tests.support.json_strategies import json_values
 
 # --- RFC 8785 examples -------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The native glossary (`tahqiq.core.GlossaryIndex`) against the first Python version, kept in
-tests/reference_glossary.py: the clitic rules, every answer on random corpora and texts, the shipped corpus, and the
-HTTP answers on the gold sentences."""
+tests/support/reference_glossary.py: the clitic rules, every answer on random corpora and texts, the shipped corpus,
+and the HTTP answers on the gold sentences."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_glossary import ENCLITICS, PROCLITIC_SLOTS, ReferenceAnswers, ReferenceGlossary
-from reference_glossary import strip_clitics as reference_strip_clitics
-from server import ServerProcess, server_env
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
 from tahqiq.core import GlossaryIndex, Lexicon, strip_clitics
+
+from tests.support.reference_glossary import ENCLITICS, PROCLITIC_SLOTS, ReferenceAnswers, ReferenceGlossary
+from tests.support.reference_glossary import strip_clitics as reference_strip_clitics
+from tests.support.server import ServerProcess, server_env
 
 GOLD = sorted((Path(__file__).parent / "gold").glob("glossary_*.jsonl"))
 CLITICS = sorted({c for slot in PROCLITIC_SLOTS for c in slot} | set(ENCLITICS))

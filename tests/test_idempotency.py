@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from e2e_support import BASE, STORES, Stack, identity, new_key, scalar, splitter_body, store_url, submit
+
+from tests.support.e2e_support import BASE, STORES, Stack, identity, new_key, scalar, splitter_body, store_url, submit
 
 
 @pytest.fixture(scope="module", params=STORES)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
-from json_strategies import json_texts, submission_texts
 from tahqiq.core import canonical_json, fingerprint
 from tahqiq.json_body import MAX_DEPTH, json_object, json_object_and_fingerprint, scan_shape
 from tahqiq.problems import Problem
+
+from tests.support.json_strategies import json_texts, submission_texts
 
 
 def nested(levels: int, inner: bytes = b"1") -> bytes:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server import CACHE_DIR
 from tahqiq.analysis.morphology import (
     FORMAT,
     EmptyTextError,
@@ -20,6 +19,7 @@ from tahqiq.analysis.morphology import (
     check_language,
 )
 
+from tests.support.server import CACHE_DIR
 from tools.report import DEFAULT_GOLD, load_gold, morph_report
 
 SENTENCE = "وقال المتحدث باسم الوزارة إن الاجتماع سيعقد الأسبوع المقبل في العاصمة."

@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 import pytest
-from e2e_support import (
+
+from tests.support.e2e_support import (
     BASE,
     Stack,
     check_exactly_once,
@@ -32,7 +33,7 @@ from e2e_support import (
     wait_processed,
     wait_until,
 )
-from server import ServerProcess, free_port, server_env
+from tests.support.server import ServerProcess, free_port, server_env
 
 # A long window: no test straddles two windows (its counter would start again from zero).
 RATE = "6/3600s"

@@ -7,8 +7,9 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_text import normalize_ref
 from tahqiq.core import normalize
+
+from tests.support.reference_text import normalize_ref
 
 OPTION_NAMES = ("diacritics", "tatweel", "alef", "ya", "ta_marbuta", "digits", "punctuation")
 ALL_ON = dict.fromkeys(OPTION_NAMES, True)

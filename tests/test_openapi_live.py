@@ -19,7 +19,7 @@ import pytest
 from tahqiq.config import Settings
 from tahqiq.web.app import create_app
 
-from tests.hardening_support import Deployment
+from tests.support.hardening_support import Deployment
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 

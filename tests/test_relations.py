@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from script_support import load_script
 from tahqiq.analysis.relations import ENTITY_TYPES, MEASURE_CONFIDENCE, RelationExtractor, load_inventory
 
+from tests.support.script_support import load_script
 from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
 GOLD = Path(__file__).resolve().parent / "gold"

@@ -8,8 +8,9 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_text import char_class, scan_ref
 from tahqiq.core import Token, scan
+
+from tests.support.reference_text import char_class, scan_ref
 
 # Arabic letters + diacritics + tatweel, Latin, ASCII and Arabic-Indic digits, number separators,
 # Arabic and ASCII punctuation, whitespace, ZWJ/ZWNJ, emoji with modifiers, VS16, keycap, flags, tags.

@@ -28,7 +28,7 @@ from tahqiq.problems import Problem
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
 
-from tests.hardening_support import (
+from tests.support.hardening_support import (
     FIRST_PARTY_APP_ID,
     MINT,
     PENDING,
@@ -39,7 +39,7 @@ from tests.hardening_support import (
     new_key,
     submit_path,
 )
-from tests.rate_support import start_well_inside_a_window
+from tests.support.rate_support import start_well_inside_a_window
 
 # Helpers -------------------------------------------------------------------------------------------------
 

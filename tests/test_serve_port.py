@@ -16,8 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server import ServerProcess, free_port, server_env
 from tahqiq.cli.serve import cannot_listen
+
+from tests.support.server import ServerProcess, free_port, server_env
 
 
 def in_use(host: str, port: int) -> str:

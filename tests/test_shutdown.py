@@ -19,14 +19,15 @@ from typing import Any
 
 import httpx
 import pytest
-from fake_upstream import Answer, FakeUpstream
-from server import ServerProcess
-from summarize_support import ENGLISH, GATEWAY_MODEL, PATH, post, summarize_server
 from tahqiq.access.processor import Processor
 from tahqiq.store import Accepted, NewSubmission, ProcessingTx, RateLimit, Store, Submission
 from tahqiq.store.protocol import Applied, SubmissionHandler
 from tahqiq.store.sqlite import SqliteStore
 from tahqiq.web.inflight import InFlight
+
+from tests.support.fake_upstream import Answer, FakeUpstream
+from tests.support.server import ServerProcess
+from tests.support.summarize_support import ENGLISH, GATEWAY_MODEL, PATH, post, summarize_server
 
 ACCESS_LINE = f'"POST {PATH} HTTP/1.1"'
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import httpx
 import orjson
 import pytest
-from server import ServerProcess, server_env
-from summarize_support import ENGLISH
+
+from tests.support.server import ServerProcess, server_env
+from tests.support.summarize_support import ENGLISH
 
 BODY_TIMEOUT_S = 1.5
 VERIFY = "/agents/access-core/verify-identity"

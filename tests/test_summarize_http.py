@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 import trustme
-from fake_upstream import Answer, FakeUpstream
-from server import ServerProcess, free_port
-from summarize_support import (
+
+from tests.support.fake_upstream import Answer, FakeUpstream
+from tests.support.server import ServerProcess, free_port
+from tests.support.summarize_support import (
     ARABIC,
     ENGLISH,
     GATEWAY_KEY,

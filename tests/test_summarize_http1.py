@@ -19,7 +19,6 @@ import trustme
 import uvloop
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server import free_port
 from tahqiq.http1 import (
     ClientClosed,
     ConnectFailed,
@@ -30,6 +29,8 @@ from tahqiq.http1 import (
     _Connection,
 )
 from tahqiq.summarize.upstream import ChatClient, Upstream, UpstreamFailed
+
+from tests.support.server import free_port
 
 Runner = Callable[[Coroutine[Any, Any, Any]], Any]
 BODY = b'{"choices":[{"message":{"role":"assistant","content":"A short summary."}}],"model":"m"}'

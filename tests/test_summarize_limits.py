@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from fake_upstream import Answer, FakeUpstream
-from rate_support import start_well_inside_a_window
-from server import ServerProcess
-from summarize_support import ENGLISH, PATH, post, problem, retry_after, summarize_server
+
+from tests.support.fake_upstream import Answer, FakeUpstream
+from tests.support.rate_support import start_well_inside_a_window
+from tests.support.server import ServerProcess
+from tests.support.summarize_support import ENGLISH, PATH, post, problem, retry_after, summarize_server
 
 
 @pytest.fixture(scope="module")

@@ -75,9 +75,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from script_support import load_script
 from tahqiq.analysis.relations import RelationExtractor
 
+from tests.support.script_support import load_script
 from tools.evaluate.ner import ner_report
 from tools.evaluate.relations import ner_entities, read_gold, relations_report
 

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server import server_env
 from tahqiq.web.app import WORKER_GC_THRESHOLDS
+
+from tests.support.server import server_env
 
 PROBE = """
 import gc, json

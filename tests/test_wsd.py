@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from script_support import load_script
-from server import CACHE_DIR
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import (
     CONTEXT_WINDOW,
@@ -24,6 +22,8 @@ from tahqiq.analysis.wsd import (
 from tahqiq.arabic.clitics import light_stem
 from tahqiq.core import normalize
 
+from tests.support.script_support import load_script
+from tests.support.server import CACHE_DIR
 from tools.evaluate.wsd import read_gold, wsd_report
 
 GOLD = Path(__file__).resolve().parent / "gold" / "wsd.jsonl"

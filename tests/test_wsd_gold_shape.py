@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from reference_text import scan_ref
-from script_support import load_script
 from tahqiq.analysis.wsd import SenseInventory
+
+from tests.support.reference_text import scan_ref
+from tests.support.script_support import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "tests" / "gold"

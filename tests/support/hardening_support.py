@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import run_sync
-from tests.server import FIRST_PARTY_APP_ID, ServerProcess, server_env
+from tests.support.server import FIRST_PARTY_APP_ID, ServerProcess, server_env
 
 ROLES = ("claim_splitter", "evidence_seeker", "methodology_critic", "judge")
 MINT = "/agents/access-core/me/identity-token"

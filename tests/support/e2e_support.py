@@ -23,7 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from server import FIRST_PARTY_APP_ID, ServerProcess, server_env
+
+from tests.support.server import FIRST_PARTY_APP_ID, ServerProcess, server_env
 
 ROLES = ("claim_splitter", "evidence_seeker", "methodology_critic", "judge")
 BASE = "/agents/access-core"

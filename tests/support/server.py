@@ -28,7 +28,7 @@ import httpx
 FIRST_PARTY_APP_ID = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
 # Compiled language data (the morphology table) is shared by every test server and the benchmarks (the default
 # TAHQIQ_CACHE_DIR of a service run from the repository): conftest builds it once per machine.
-CACHE_DIR = Path(__file__).resolve().parent.parent / "var" / "cache"
+CACHE_DIR = Path(__file__).resolve().parents[2] / "var" / "cache"
 
 
 def free_port() -> int:

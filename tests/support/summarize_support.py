@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server import ServerProcess, server_env
+
+from tests.support.server import ServerProcess, server_env
 
 PATH = "/api/ai/summarize"
 GATEWAY_KEY = "gw-key-7c1d5e0f9a"
