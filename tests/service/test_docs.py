@@ -11,7 +11,7 @@ from tahqiq.cli import build_parser
 from tahqiq.config import Settings, describe
 from tahqiq.web.app import create_app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"
 OPERATIONS = (DOCS / "operations.md").read_text(encoding="utf-8")

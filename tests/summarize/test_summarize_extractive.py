@@ -1,6 +1,6 @@
 """The in-process extractive summarizer: sentence splitting, stemming, the ranking's properties, ROUGE (checked against
 the rouge-score package on English and by hand on Arabic) and the gold report. The aim (at or above Lead-k) is checked
-on cross-validated figures, in tests/test_summarize_training.py."""
+on cross-validated figures, in tests/summarize/test_summarize_training.py."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ from tools import metrics
 from tools.evaluate import summaries as evaluate
 from tools.report import main as report_main
 
-GOLD = Path(__file__).resolve().parent / "gold" / "summaries.jsonl"
+GOLD = Path(__file__).resolve().parents[1] / "gold" / "summaries.jsonl"
 
 
 # --- sentence splitting -------------------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_terms_drop_stop_words_and_fold_spelling() -> None:
 
 
 def test_word_lists_state_their_licence() -> None:
-    data = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "text" / "data"
+    data = Path(__file__).resolve().parents[2] / "python" / "tahqiq" / "text" / "data"
     for name in ("stopwords_en.txt", "stopwords_ar.txt", "README.md"):
         assert "CC BY-SA 4.0" in (data / name).read_text(encoding="utf-8")
     assert "the" in load_word_list("stopwords_en.txt")

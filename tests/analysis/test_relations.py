@@ -13,7 +13,7 @@ from tahqiq.analysis.relations import ENTITY_TYPES, MEASURE_CONFIDENCE, Relation
 from tests.support.script_support import load_script
 from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
-GOLD = Path(__file__).resolve().parent / "gold"
+GOLD = Path(__file__).resolve().parents[1] / "gold"
 EXPECTED = (
     "founder_of member_of employee_of head_of holds_position nationality birth_place birth_date death_place "
     "death_date residence spouse parent_of sibling_of educated_at located_in headquarters capital_of part_of "
@@ -232,7 +232,7 @@ def test_calibration_is_up_to_date() -> None:
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     check = [sys.executable, "-m", "tools.calibrate.relations", "--check"]
     assert subprocess.run(check, cwd=root, check=False).returncode == 0
 

@@ -26,7 +26,7 @@ from tools.evaluate import summaries as evaluate
 from tools.report import main as report_main
 from tools.train import summaries as training
 
-GOLD_DIR = Path(__file__).resolve().parent / "gold"
+GOLD_DIR = Path(__file__).resolve().parents[1] / "gold"
 SETS = {"tuning set 1": GOLD_DIR / "summaries.jsonl", "tuning set 2": GOLD_DIR / "summaries_heldout.jsonl"}
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.analysis.test_dialect import SENTENCES
 from tests.support.server import ServerProcess, server_env
-from tests.test_dialect import SENTENCES
 
 CORPUS = "http-test"
 
@@ -233,7 +233,7 @@ def test_wsd_senses_and_their_pages(server: ServerProcess) -> None:
 
 
 def test_relations_respect_domain_and_range(server: ServerProcess) -> None:
-    gold = Path(__file__).parent / "gold" / "relation_inventory.json"
+    gold = Path(__file__).parents[1] / "gold" / "relation_inventory.json"
     inventory = {p["predicate"]: p for p in json.loads(gold.read_text(encoding="utf-8"))}
     text = "أسس رجل الأعمال سمير خوري شركة الأفق للبرمجيات في رام الله عام 2010"
     relations = post(server, "/re", {"text": text}).json()["relations"]

@@ -1,7 +1,7 @@
 """The one parser of JSON object bodies (`tahqiq.json_body`): what orjson reads but the canonical-JSON kernel refuses
 (a key twice in one object, nesting deeper than the kernel's 128 levels) is a problem that says what and where,
 never an exception; the Python scan that says where agrees with the kernel on every drawn text.
-The same bodies over HTTP, route by route: tests/test_bad_input.py."""
+The same bodies over HTTP, route by route: tests/access/test_bad_input.py."""
 
 from __future__ import annotations
 

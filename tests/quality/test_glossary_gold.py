@@ -12,7 +12,7 @@ import pytest
 from tahqiq.analysis.dialect import DialectIndex
 from tahqiq.analysis.importer import shipped_corpus
 
-GOLD = sorted((Path(__file__).parent / "gold").glob("glossary_*.jsonl"))
+GOLD = sorted((Path(__file__).parents[1] / "gold").glob("glossary_*.jsonl"))
 
 
 def gold_items() -> list[dict[str, str]]:
@@ -46,7 +46,7 @@ def test_top3_recall_is_at_least_90_percent(index: DialectIndex) -> None:
 
 
 def test_report_command_prints_recall_per_kind() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
         [sys.executable, "-m", "tahqiq", "report", "glossary"], cwd=root, capture_output=True, text=True, timeout=120
     )

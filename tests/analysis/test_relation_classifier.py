@@ -22,7 +22,7 @@ from tahqiq.arabic.keys import loose_unpunctuated
 
 from tools.evaluate.relations import relations_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PATTERNS = RelationExtractor(classifier=None)
 
 

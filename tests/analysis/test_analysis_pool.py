@@ -26,7 +26,7 @@ from tahqiq.workpool import PoolFull, WorkPool
 
 from tests.support.server import CACHE_DIR, ServerProcess, server_env
 
-GOLD = Path(__file__).resolve().parent / "gold"
+GOLD = Path(__file__).resolve().parents[1] / "gold"
 SENTENCE = "استقبل الرئيس المصري عبد الفتاح السيسي في القاهرة رئيس الوزراء الهندي ناريندرا مودي."
 
 

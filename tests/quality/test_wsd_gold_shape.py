@@ -17,7 +17,7 @@ from tahqiq.analysis.wsd import SenseInventory
 from tests.support.reference_text import scan_ref
 from tests.support.script_support import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLD = ROOT / "tests" / "gold"
 # set name -> (fewest items, most items, fewest lemmas), as each set's notes in WSD.md state them
 SETS = {"wsd_test": (70, 100, 25), "wsd_test2": (100, 120, 35)}

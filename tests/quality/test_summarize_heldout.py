@@ -1,6 +1,6 @@
 """The second summarization gold set (tests/gold/summaries_heldout.jsonl, held out until it had been looked at once,
 now tuning data like the first): its shape, its independence from the first set, and the report that prints both.
-The aim (at or above Lead-k) is checked on cross-validated figures, in tests/test_summarize_training.py."""
+The aim (at or above Lead-k) is checked on cross-validated figures, in tests/summarize/test_summarize_training.py."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tools import metrics
 from tools.evaluate import summaries as evaluate
 from tools.report import main as report_main
 
-GOLD_DIR = Path(__file__).resolve().parent / "gold"
+GOLD_DIR = Path(__file__).resolve().parents[1] / "gold"
 TUNING = GOLD_DIR / "summaries.jsonl"
 HELDOUT = GOLD_DIR / "summaries_heldout.jsonl"
 HELDOUT2 = GOLD_DIR / "summaries_heldout2.jsonl"

@@ -22,7 +22,7 @@ from tests.support.reference_glossary import ENCLITICS, PROCLITIC_SLOTS, Referen
 from tests.support.reference_glossary import strip_clitics as reference_strip_clitics
 from tests.support.server import ServerProcess, server_env
 
-GOLD = sorted((Path(__file__).parent / "gold").glob("glossary_*.jsonl"))
+GOLD = sorted((Path(__file__).parents[1] / "gold").glob("glossary_*.jsonl"))
 CLITICS = sorted({c for slot in PROCLITIC_SLOTS for c in slot} | set(ENCLITICS))
 # Letters that make up the clitics, others, their unnormalised spellings (ة ى أ), marks and a digit.
 LETTERS = "ابتدعفكلمنهوي" + "رحشسقة" + "ىأإآ" + "\u064e\u0651ـ" + "٣"

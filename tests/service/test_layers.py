@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "tahqiq"
+PACKAGE = Path(__file__).resolve().parents[2] / "python" / "tahqiq"
 
 
 def test_no_private_name_is_imported_from_another_module() -> None:

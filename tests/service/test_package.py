@@ -17,7 +17,7 @@ import tahqiq._native as native
 import tahqiq.core as core
 from tahqiq.cli.reports import REPORT_NEEDS_CHECKOUT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_core_reexports_every_native_name_with_a_docstring() -> None:

@@ -81,7 +81,7 @@ from tests.support.script_support import load_script
 from tools.evaluate.ner import ner_report
 from tools.evaluate.relations import ner_entities, read_gold, relations_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLD = ROOT / "tests" / "gold"
 NER_TEST = GOLD / "ner_test.jsonl"
 RELATIONS_TEST = GOLD / "relations_test.jsonl"

@@ -2,7 +2,7 @@
 result item shape, and a body is valid for that path's schema exactly when the server's own check of a submission
 (`tahqiq.access.service.parse_submission`) accepts it, for every drawn body; the status route names its parameter
 submission_id. Validated with jsonschema_rs, as schemathesis validates. The document against the live service:
-tests/test_openapi_live.py."""
+tests/access/test_openapi_live.py."""
 
 from __future__ import annotations
 
