@@ -34,7 +34,7 @@ from typing import Any
 import httpx
 
 from benches import bench_access as ba
-from tests.server import free_port
+from tests.support.server import free_port
 
 PATH = "/agents/access-core/submissions/claim_splitter"
 TICK = os.sysconf("SC_CLK_TCK")

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from benches import harness
-from tests.server import free_port
+from tests.support.server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_PARTY = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"

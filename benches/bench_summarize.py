@@ -31,7 +31,7 @@ from pathlib import Path
 
 from benches import harness
 from benches.bench_access import BARE_APP, Load, granian_args, lua_request, process, wrk
-from tests.server import free_port
+from tests.support.server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 UPSTREAM_DELAY_S = 0.002

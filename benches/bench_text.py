@@ -1,4 +1,4 @@
-"""Benchmark of `normalize` and `scan` against their pure-Python twin (tests/reference_text.py).
+"""Benchmark of `normalize` and `scan` against their pure-Python twin (tests/support/reference_text.py).
 
 The corpus is ~1 MB (UTF-8) of generated Arabic news-like text: words from the hunspell Arabic
 dictionary (Debian package hunspell-ar, installed by benches/setup), with some
@@ -14,7 +14,7 @@ from tahqiq.core import normalize, scan
 
 from benches import harness
 from benches.data import arabic_vocabulary
-from tests.reference_text import normalize_ref, scan_pattern, scan_ref
+from tests.support.reference_text import normalize_ref, scan_pattern, scan_ref
 
 LATIN_WORDS = ["COVID19", "UN", "NATO", "iPhone", "Reuters", "AFP", "CNN", "H2O", "GDP", "WHO"]
 EMOJI = ["👍", "👍🏽", "🇵🇸", "❤️", "😢", "👨\u200d👩\u200d👧", "🔥"]

@@ -47,7 +47,7 @@ sentence line, then relation lines
 `predicate SUBJTYPE subject text => OBJTYPE object text` (each side may carry `#n`).
 
 Offsets are computed from the entity strings and must fall on token boundaries of the scanner
-(tests/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan).
+(tests/support/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan).
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
-sys.path.insert(0, str(ROOT / "tests"))
-from reference_text import scan_ref  # noqa: E402
+sys.path.insert(0, str(ROOT))  # tests/support (the reference twins)
+from tests.support.reference_text import scan_ref  # noqa: E402
 
 TYPES = {
     "PERS",

@@ -15,7 +15,7 @@ way by another author (its source's header and tests/gold/WSD.md); like wsd_test
 
 Source format: `//` comment lines, then one item a line, `lemma | sense id | sentence`, the target word (clitics
 included) in [brackets]. Offsets are code points and must fall on word-token boundaries of the scanner
-(tests/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan). The gloss is copied from the
+(tests/support/reference_text.py `scan_ref`, the pure-Python twin of tahqiq.core.scan). The gloss is copied from the
 inventory, so a sense id the inventory does not hold fails the build. Only the inventory is read here, never the
 disambiguator.
 """
@@ -33,12 +33,11 @@ SRC = GOLD / "src" / "wsd_test.txt"
 CACHE = ROOT / "var" / "cache"
 FIELDS = ("id", "text", "token", "start", "end", "lemma", "expected_sense_id", "expected_gloss")
 MIN_WORDS, MAX_WORDS = 8, 25
-sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "python"))
-sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel)
-from reference_text import scan_ref  # noqa: E402
+sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel) and tests/support (the reference twins)
 from tahqiq.analysis.wsd import SenseInventory  # noqa: E402
 
+from tests.support.reference_text import scan_ref  # noqa: E402
 from tools.evaluate.wsd import read_gold  # noqa: E402
 
 

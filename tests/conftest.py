@@ -146,7 +146,8 @@ def pg_empty_url(pg_server_url: str) -> Iterator[str]:
 def morphology_table() -> None:
     """Builds the compiled morphology table once (about a minute, the first time on a machine) before any test
     server starts, so that servers load it instead of each building it at once."""
-    from server import CACHE_DIR
     from tahqiq.analysis.morphology import Morphology
+
+    from tests.support.server import CACHE_DIR
 
     Morphology(CACHE_DIR).load()

@@ -2,9 +2,9 @@
 
     python -m tools.structure [--top N]
 
-The limits are the ones issue 19 set and tests/test_structure.py holds: no module over MAX_MODULE_LINES lines and
-no function over MAX_FUNCTION_LINES (a function's lines run from its ``def`` or first decorator to its last line,
-its docstring and comments included). Import cycles and layers are import-linter's (``lint-imports``).
+The limits are the ones issue 19 set and tests/service/test_structure.py holds: no module over MAX_MODULE_LINES
+lines and no function over MAX_FUNCTION_LINES (a function's lines run from its ``def`` or first decorator to its last
+line, its docstring and comments included). Import cycles and layers are import-linter's (``lint-imports``).
 """
 
 from __future__ import annotations
