@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 description of Area A (`/agents/openapi.json`) and the discovery manifest.
 
 Written by hand from the interface and decisions, and checked against the live service by schemathesis
-(tests/test_openapi_live.py): every answer the service gives must be one this document describes.
+(tests/access/test_openapi_live.py): every answer the service gives must be one this document describes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The one interface through which tahqiq reaches its database.
 
-Two implementations pass the same test suite (tests/test_store.py):
+Two implementations pass the same test suite (tests/store/test_store.py):
 - `tahqiq.store.sqlite.SqliteStore`: the embedded default (`sqlite:///PATH`), WAL mode, safe for one process.
 - `tahqiq.store.postgres.PostgresStore`: asyncpg pool (`postgresql://...`), safe for many processes on many machines.
 

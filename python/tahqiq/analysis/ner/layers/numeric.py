@@ -21,21 +21,29 @@ from tahqiq.analysis.ner.reading import Reading
 
 def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
     """TIME, DATE, PERCENT, MONEY, QUANTITY, CARDINAL and ORDINAL, left to right; their tokens are claimed. Each
-    reader below returns where the entity it found ends, or 0."""
+    reader below returns where the entity it found ends, or 0; the cheap tests in front of the first two keep
+    most words from a call, and the number a duration and an amount both start with is read once."""
+    toks, keys = doc.toks, doc.keys
     i = 0
     while i < doc.n:
         if doc.claimed[i]:
             i += 1
             continue
-        i = (
-            _clock_time(lex, doc, i)
-            or _part_of_day(doc, i)
-            or _duration(lex, doc, i)
-            or _date(lex, doc, i)
-            or _amount(lex, doc, i)
-            or _ordinal(lex, doc, i)
-            or i + 1
-        )
+        k = keys[i]
+        end = 0
+        if k in TIME_HEAD or toks[i].kind == "number":
+            end = _clock_time(lex, doc, i)
+        if not end and k in DAY_PARTS:
+            end = _part_of_day(doc, i)
+        if not end:
+            number_end = lex.number_at(toks, keys, i)
+            end = (
+                _duration(doc, i, number_end)
+                or _date(lex, doc, i)
+                or _amount(lex, doc, i, number_end)
+                or _ordinal(lex, doc, i)
+            )
+        i = end or i + 1
 
 
 def _claim(doc: Reading, i: int, j: int) -> int:
@@ -84,10 +92,9 @@ def _part_of_day(doc: Reading, i: int) -> int:
     return 0
 
 
-def _duration(lex: Lexicon, doc: Reading, i: int) -> int:
-    """TIME: a duration (8 دقائق و6 ثوان)."""
+def _duration(doc: Reading, i: int, ne: int) -> int:
+    """TIME: a duration (8 دقائق و6 ثوان); `ne`: the end of the number at token i (0 when none)."""
     keys, n = doc.keys, doc.n
-    ne = lex.number_at(doc.toks, keys, i)
     if not (ne and ne < n and keys[ne] in DURATION):
         return 0
     j = ne + 1
@@ -109,9 +116,9 @@ def _date(lex: Lexicon, doc: Reading, i: int) -> int:
     return _claim(doc, i, j)
 
 
-def _amount(lex: Lexicon, doc: Reading, i: int) -> int:
+def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
     """A number and what it counts: a span of time (DATE: 30 عاما), PERCENT, MONEY (with its currency's nisba),
-    QUANTITY, or else a CARDINAL; أكثر من, نحو before it are part of it."""
+    QUANTITY, or else a CARDINAL; أكثر من, نحو before it are part of it (`number_end`: the end of a number at i)."""
     toks, keys, n, base_at, add = doc.toks, doc.keys, doc.n, doc.base_at, doc.add
     k = keys[i]
     lead = 0
@@ -119,7 +126,7 @@ def _amount(lex: Lexicon, doc: Reading, i: int) -> int:
         lead = 1
     elif k in MORE_LESS and i + 2 < n and keys[i + 1] == "من":
         lead = 2
-    num_end = lex.number_at(toks, keys, i + lead) if lead else lex.number_at(toks, keys, i)
+    num_end = lex.number_at(toks, keys, i + lead) if lead else number_end
     if not num_end:
         return 0
     if num_end < n and keys[num_end] in DATE_UNITS:
