@@ -22,8 +22,8 @@ from urllib.parse import quote
 
 import orjson
 from rapidfuzz import fuzz, process
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import shipped_corpus
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.wsd import SenseInventory
 from tahqiq.arabic.keys import key

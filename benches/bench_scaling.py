@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import shipped_corpus
 from tahqiq.analysis.params import Params
 from tahqiq.analysis.service import AnalysisService
 

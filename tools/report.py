@@ -141,8 +141,8 @@ def glossary_report(gold_paths: list[Path], index: Any, top_k: int = 3) -> dict[
 
 
 def _glossary_main(args: argparse.Namespace) -> int:
-    from tahqiq.analysis.dialect import DialectIndex
-    from tahqiq.analysis.importer import shipped_corpus
+    from tahqiq.analysis.corpus.dialect import DialectIndex
+    from tahqiq.analysis.corpus.importer import shipped_corpus
 
     gold = args.gold or GLOSSARY_GOLD
     if not gold:

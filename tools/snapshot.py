@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import shipped_corpus
 from tahqiq.analysis.morphology import TASKS
 from tahqiq.analysis.params import Params
 from tahqiq.analysis.service import AnalysisService

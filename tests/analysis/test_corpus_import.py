@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.corpus import CorpusError, sentence_dict
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import imported_corpora, read_corpus_file, shipped_corpus, write_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import imported_corpora, read_corpus_file, shipped_corpus, write_corpus
+from tahqiq.analysis.corpus.schema import CorpusError, sentence_dict
 
 HEADER = "sentence_id\tsentence\ttoken\tCODA\tPrefix\tstem\tSuffix\tPOS\tPers\tGen\tNum\tGloss\tMSALemma\tDALemma"
 ROWS = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tahqiq.analysis.corpus import parse_sentence
-from tahqiq.analysis.dialect import ConflictingParameters, DialectIndex, NoMatch
+from tahqiq.analysis.corpus.dialect import ConflictingParameters, DialectIndex, NoMatch
+from tahqiq.analysis.corpus.schema import parse_sentence
 from tahqiq.core import strip_clitics
 
 

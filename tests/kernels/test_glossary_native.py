@@ -14,8 +14,8 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import shipped_corpus
 from tahqiq.core import GlossaryIndex, Lexicon, strip_clitics
 
 from tests.support.reference_glossary import ENCLITICS, PROCLITIC_SLOTS, ReferenceAnswers, ReferenceGlossary

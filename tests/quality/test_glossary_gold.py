@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import shipped_corpus
 
 GOLD = sorted((Path(__file__).parents[1] / "gold").glob("glossary_*.jsonl"))
 

@@ -29,8 +29,8 @@ from typing import Any, Literal
 
 import orjson
 
-from tahqiq.analysis.dialect import DialectIndex
-from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.corpus.dialect import DialectIndex
+from tahqiq.analysis.corpus.importer import imported_corpora, shipped_corpus
 from tahqiq.analysis.params import Params
 from tahqiq.analysis.service import AnalysisService
 from tahqiq.problems import Problem

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tahqiq.analysis.corpus import token_dict
-from tahqiq.analysis.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
+from tahqiq.analysis.corpus.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
+from tahqiq.analysis.corpus.schema import token_dict
 from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.params import Params

@@ -15,7 +15,7 @@ FORMATS = ("curras", "nabra", "lisan", "jsonl")
 
 
 def _import(args: argparse.Namespace, settings: Settings) -> int:
-    from tahqiq.analysis.importer import read_corpus_file, write_corpus
+    from tahqiq.analysis.corpus.importer import read_corpus_file, write_corpus
 
     path = Path(args.path)
     if not path.is_file():
@@ -55,7 +55,7 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _all_corpora(settings: Settings) -> dict[str, Any]:
-    from tahqiq.analysis.importer import imported_corpora, shipped_corpus
+    from tahqiq.analysis.corpus.importer import imported_corpora, shipped_corpus
 
     return {"tahqiq": shipped_corpus(), **imported_corpora(Path(settings.data_dir))}
 
@@ -101,7 +101,7 @@ def _stats(args: argparse.Namespace, corpora: dict[str, Any]) -> int:
 def _export(args: argparse.Namespace, corpora: dict[str, Any]) -> int:
     import orjson
 
-    from tahqiq.analysis.corpus import sentence_dict
+    from tahqiq.analysis.corpus.schema import sentence_dict
 
     if args.name not in corpora:
         print(f"tahqiq corpus export: no corpus {args.name!r}; have {', '.join(corpora)}", file=sys.stderr)
@@ -113,7 +113,7 @@ def _export(args: argparse.Namespace, corpora: dict[str, Any]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tahqiq.analysis.corpus import CorpusError
+    from tahqiq.analysis.corpus.schema import CorpusError
 
     settings = settings_from(args)
     try:

@@ -30,7 +30,7 @@ from typing import Any
 
 import orjson
 
-from tahqiq.analysis.corpus import (
+from tahqiq.analysis.corpus.schema import (
     DIALECTS,
     CorpusError,
     Sentence,
@@ -69,7 +69,7 @@ _POS_ALIASES = {"noun_quant": "noun", "adv_interrog": "part_interrog", "prep_pro
 
 def shipped_corpus() -> list[Sentence]:
     """The corpus tahqiq ships (CC BY-SA 4.0), from the package's data files."""
-    folder = resources.files("tahqiq.analysis") / "data" / "corpus"
+    folder = resources.files("tahqiq.analysis.corpus") / "data"
     sentences: list[Sentence] = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".jsonl"):

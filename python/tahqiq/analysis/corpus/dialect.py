@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from tahqiq.analysis.corpus import CorpusToken, Sentence, sentence_fields
+from tahqiq.analysis.corpus.schema import CorpusToken, Sentence, sentence_fields
 from tahqiq.arabic import keys
 from tahqiq.core import GlossaryIndex, GlossaryWord, Lexicon
 
