@@ -22,6 +22,7 @@ from tahqiq.analysis.ner.cues import (
     NAMED_EVENT_HEADS,
     NEW_LAW,
     NOT_COMPLEMENTS,
+    NOT_NAME_PARTS,
     PARTY_NAME_HEADS,
     PLACE_HEADS,
     POST_ADJ,
@@ -192,7 +193,18 @@ def _name_words(h: _Head, j: int) -> tuple[int, bool, bool]:
             count += 1
             continue
         facility = typ == "FAC" and count == 0 and not inner and keys[i - 1] not in ("دار", "ودار", "بدار")
-        if content(lex, keys, toks, j, facility=facility) or (
+        # a post with the article heads no construct: a definite noun right after it starts a phrase of its own
+        # (وضع الطالب القلم), while an adjective agrees with it: one in ي (الرئيس التنفيذي), a listed one (الممثل
+        # الخاص) or a plural of the post's own ending (الموظفين العموميين)
+        construct_closed = (
+            typ == "OCC"
+            and definite
+            and count == 0
+            and not keys[j].endswith(("ي", "يه"))
+            and keys[j] not in NOT_NAME_PARTS  # the listed adjectives: الممثل الخاص, المدير الجديد
+            and not any(keys[i - 1].endswith(p) and keys[j].endswith(p) for p in ("ين", "ون", "ات"))
+        )
+        if (content(lex, keys, toks, j, facility=facility) and not construct_closed) or (
             typ == "EVENT" and keys[j] == WORLD  # بطولة العالم للسباحة
         ):
             j += 1

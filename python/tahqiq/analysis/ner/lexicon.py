@@ -61,6 +61,9 @@ class Lexicon:
         )
         self.languages: set[str] = set()
         self._read_entities()
+        # everyday words some list also holds as a name (data/everyday.txt): they need context to count
+        self.everyday = frozenset(key(w) for _pos, w in read_pairs("everyday.txt"))
+        self.counts["everyday_words"] = len(self.everyday)
         self.nisba_bases: set[str] = set()
         self.water_names: set[str] = set()
         # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
@@ -374,6 +377,11 @@ class Lexicon:
                 j += 2  # مليونا و833 ألف
         return j
 
+    def is_everyday(self, k: str) -> bool:
+        """The token key is an everyday word some list also holds as a name (data/everyday.txt), as written or
+        with the accusative alef (كريما)."""
+        return k in self.everyday or (k.endswith("ا") and k[:-1] in self.everyday)
+
     def name_at(self, keys: list[str], i: int) -> int:
         """End of a person's name starting at token i (0 when none)."""
         n = len(keys)
@@ -388,7 +396,7 @@ class Lexicon:
 
         k = keys[i]
         stem = k
-        for s, p in self.stems(k):
+        for s, p in () if self.is_everyday(k) else self.stems(k):  # كريما is كريم, not ك + ريما
             if p >= 2 and len(s) <= 3:
                 continue  # two clitics on a short name read a word: ولاية is و + ل + آية only on paper
             if p and (part_ok := s) and (s in self.first or s in self.weak_first):

@@ -41,6 +41,7 @@ class Reading:
         self.spans: list[Span] = []
         self.claimed = [False] * self.n
         self.base_at: dict[int, list[Span]] = {}
+        self.unevidenced: set[tuple[int, int]] = set()  # one-word PERS spans the recognizer drops if still alone
         self._heads = heads
 
     def add(self, typ: str, i: int, j: int, rank: int) -> Span:

@@ -62,18 +62,19 @@ class Recognizer:
         except UnicodeEncodeError:  # lone surrogates: scan a copy with U+FFFD in their place (same offsets)
             return scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
 
-    def _spans(self, text: str, toks: list[Token]) -> list[Span]:
-        """Every rule layer over the tokens, in order (``layers.LAYERS``): the spans before resolution."""
+    def _read(self, text: str, toks: list[Token]) -> Reading:
+        """Every rule layer over the tokens, in order (``layers.LAYERS``): the reading holds the spans before
+        resolution."""
         reading = Reading(text, toks, self.lexicon.heads)
         for layer in LAYERS:
             layer(self.lexicon, reading)
-        return reading.spans
+        return reading
 
     def tagger_input(self, text: str) -> tuple[list[Token], Sentence]:
         """The tokens of `text` and what the learned layer sees of them (the rules' entities, word classes)."""
         toks = self._tokens(text)
         keys = tuple(key(t.text) for t in toks)
-        found = resolve(self.lexicon, toks, keys, self._spans(text[:MAX_TEXT], toks)) if toks else []
+        found = resolve(self.lexicon, toks, keys, self._read(text[:MAX_TEXT], toks).spans) if toks else []
         return toks, self._sentence(keys, found)
 
     def _sentence(self, keys: tuple[str, ...], found: list[tuple[Span, int]]) -> Sentence:
@@ -84,10 +85,18 @@ class Recognizer:
         if not toks:
             return [], []
         keys = tuple(key(t.text) for t in toks)  # once, for the resolution and the learned layer
-        spans = self._spans(text[:MAX_TEXT], toks)
-        found = resolve(self.lexicon, toks, keys, spans)
+        reading = self._read(text[:MAX_TEXT], toks)
+        found = self._learned(toks, keys, reading.spans, resolve(self.lexicon, toks, keys, reading.spans))
+        if reading.unevidenced:  # an everyday word that no rule or learned span made more than a word (رجل كريم)
+            found = [(s, d) for s, d in found if not (s.type == "PERS" and (s.i, s.j) in reading.unevidenced)]
+        return toks, found
+
+    def _learned(
+        self, toks: list[Token], keys: tuple[str, ...], spans: list[Span], found: list[tuple[Span, int]]
+    ) -> list[tuple[Span, int]]:
+        """The rules' resolved spans with the learned layer over them (``tagger.combine``)."""
         if self._tagger is None:
-            return toks, found
+            return found
         sentence = self._sentence(keys, found)
         tagged = {
             typ: keep_learned(self.lexicon, typ, sentence.keys, toks, spans)
@@ -95,7 +104,7 @@ class Recognizer:
         }
         drop, add = combine(sentence.rule_spans, tagged, self._tagger.strategy)
         if not drop and not add:
-            return toks, found
+            return found
         gone = set(drop)
         added = [Span(t, i, j, -1) for t, i, j in add]  # rank -1: the learned span wins a crossing
         crossing = SpanIndex(add)
@@ -104,7 +113,7 @@ class Recognizer:
             for s in spans
             if (s.type, s.i, s.j) not in gone and not any(t == s.type for t, _, _ in crossing.overlapping(s.i, s.j))
         ]
-        return toks, resolve(self.lexicon, toks, keys, kept + added)
+        return resolve(self.lexicon, toks, keys, kept + added)
 
     def recognize(self, text: str) -> list[Entity]:
         """Entities of `text`, nested, outermost first (by start, then longest)."""

@@ -48,5 +48,6 @@ LAYERS: tuple[Layer, ...] = (
     persons.posts_for_affairs,
     persons.names_after_titles,
     persons.sibling_names,
+    persons.everyday_names_need_evidence,
     places.places_hold_no_names,
 )

@@ -65,6 +65,8 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))
             i = name_end
             continue
+        if g is not None and g[0] == i + 1 and g[1] in ("GPE", "LOC", "CURR") and not _placed(lex, doc, i, g[1]):
+            g = None  # الزيتون, سال, ذهب: an everyday word, not the village or the currency of the same name
         if (
             g is not None
             and inside_listed > i
@@ -138,6 +140,27 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
     elif name_end - i >= 2 and e < n and unlisted_family(lex, keys, toks, name_end - 1, e):
         e += 1  # رجب طيب أردوغان, عبد الرحمن سيساكو: the family name no list knows after two words
     return e
+
+
+def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
+    """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
+    (data/everyday.txt); then only a place, and only after a head such as مدينة or قرية or right before a comma and
+    a known place (الزيتون، رام الله)."""
+    keys = doc.keys
+    if not any(lex.is_everyday(st) for st, _p in lex.stems(keys[i])):
+        return True
+    if typ == "CURR":
+        return False
+    if i > 0 and any(st in GPE_PREFIX for st, _p in lex.stems(keys[i - 1])):
+        return True
+    after = i + 2
+    return (
+        after < doc.n
+        and doc.toks[i + 1].text in ("،", ",")
+        and (g := lex.gaz_match(keys, after)) is not None
+        and g[1] == "GPE"
+        and not lex.is_everyday(keys[after])
+    )
 
 
 def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:

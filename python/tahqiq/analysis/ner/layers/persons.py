@@ -350,3 +350,15 @@ def sibling_names(lex: Lexicon, doc: Reading) -> None:
         if x < sp.j and keys[x].startswith("و") and len(keys[x]) >= 3:  # ومي: a name of two letters
             sp.j, second = x, sp.j
             add("PERS", x, second, 1)
+
+
+def everyday_names_need_evidence(lex: Lexicon, doc: Reading) -> None:
+    """A person's name of one everyday word (كريم, سعيد, الطيب: data/everyday.txt) stands only with name evidence: a
+    title, a kinship noun or a counterpart's nisba right before it (the anchors of `names_after_titles`). Such a span
+    is marked, not dropped: the learned layer may still grow it into a longer name (سعيد الناصري), and what is left
+    of one word at the end is dropped by the recognizer (رجل كريم, جاره الطيب)."""
+    keys = doc.keys
+    lone = [s for s in doc.spans if s.type == "PERS" and s.j - s.i == 1 and lex.is_everyday(keys[s.i])]
+    if lone:
+        anchors = set(_name_anchors(lex, doc))
+        doc.unevidenced.update((s.i, s.j) for s in lone if s.i not in anchors)
