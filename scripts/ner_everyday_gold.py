@@ -1,0 +1,207 @@
+"""Build and check the everyday NER test set (tests/gold/ner_everyday.jsonl from tests/gold/src/ner_everyday.txt).
+
+The set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
+opinion pieces and letters), written blind for the project: its author read only the conventions of
+docs/design/ner.md, the gold-file notes of docs/quality.md and the line formats of the older sets, never the
+recognizer, its data or its tests, and never ran the system on these sentences. It measures false positives on
+everyday words that are also names or places, and what is found among the few real entities. It measures; it must
+never be used to tune. Licence: CC BY-SA 4.0, written for tahqiq by its authors.
+
+Source format (tests/gold/src/ner_everyday.txt):
+
+- a line starting with `#` is a comment; `# genre: story|howto|classroom|opinion` sets the genre (the jsonl
+  `topic`) of the sentences after it;
+- blocks are separated by blank lines; the first line of a block is the sentence, then one entity a line:
+  `TYPE entity text`, with an optional `#n` suffix picking the n-th token-aligned occurrence (default 1st);
+  entities are listed outermost first, nested ones after the entity holding them.
+
+Offsets are code points and must fall on token boundaries of the scanner (tests/support/reference_text.py
+`scan_ref`, the pure-Python twin of tahqiq.core.scan).
+
+    python scripts/ner_everyday_gold.py build    # src -> jsonl, then check
+    python scripts/ner_everyday_gold.py check    # check the jsonl against the source and the scanner
+    python scripts/ner_everyday_gold.py stats    # tokens and entities per genre and per type
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "tests" / "gold" / "src" / "ner_everyday.txt"
+OUT = ROOT / "tests" / "gold" / "ner_everyday.jsonl"
+
+TYPES = (
+    "PERS NORP OCC ORG GPE LOC FAC EVENT DATE TIME CARDINAL ORDINAL PERCENT "
+    "LANGUAGE QUANTITY WEBSITE UNIT LAW MONEY PRODUCT CURR"
+).split()
+GENRES = ("story", "howto", "classroom", "opinion")
+ARABIC_RUN = re.compile(r"[\u0621-\u063A\u0641-\u064A\u0671-\u06D3]+")
+OCCURRENCE = re.compile(r"^(.*?)\s+#(\d+)$")
+
+
+def _scan():
+    """`scan_ref` from tests/support/reference_text.py, loaded by path (no package import needed)."""
+    path = ROOT / "tests" / "support" / "reference_text.py"
+    spec = importlib.util.spec_from_file_location("_reference_text", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.scan_ref
+
+
+def arabic_tokens(text: str) -> int:
+    """Word tokens: runs of Arabic letters."""
+    return len(ARABIC_RUN.findall(text))
+
+
+def _boundaries(scan, text: str) -> tuple[set[int], set[int]]:
+    toks = [t for t in scan(text) if t[3] != "space"]
+    return {t[1] for t in toks}, {t[2] for t in toks}
+
+
+def _locate(scan, sentence: str, surface: str, nth: int) -> int:
+    starts, ends = _boundaries(scan, sentence)
+    seen = 0
+    pos = sentence.find(surface)
+    while pos >= 0:
+        if pos in starts and pos + len(surface) in ends:
+            seen += 1
+            if seen == nth:
+                return pos
+        pos = sentence.find(surface, pos + 1)
+    raise ValueError(f"{surface!r} (#{nth}) not found on token boundaries in {sentence!r}")
+
+
+def parse(path: Path = SRC) -> list[dict]:
+    """Source -> records (id, text, topic, entities)."""
+    scan = _scan()
+    records: list[dict] = []
+    genre = None
+    block: list[str] = []
+
+    def flush() -> None:
+        if not block:
+            return
+        if genre is None:
+            raise ValueError(f"no `# genre:` line before {block[0]!r}")
+        sentence, entities = block[0], []
+        for line in block[1:]:
+            kind, _, rest = line.partition(" ")
+            if kind not in TYPES:
+                raise ValueError(f"unknown type {kind!r} in {line!r}")
+            nth = 1
+            m = OCCURRENCE.match(rest)
+            if m:
+                rest, nth = m.group(1), int(m.group(2))
+            start = _locate(scan, sentence, rest, nth)
+            entities.append({"type": kind, "start": start, "end": start + len(rest), "text": rest})
+        records.append({"id": len(records) + 1, "text": sentence, "topic": genre, "entities": entities})
+        block.clear()
+
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if line.startswith("#"):
+            flush()
+            m = re.match(r"#\s*genre:\s*(\w+)\s*$", line)
+            if m:
+                if m.group(1) not in GENRES:
+                    raise ValueError(f"unknown genre {m.group(1)!r}")
+                genre = m.group(1)
+            continue
+        if not line:
+            flush()
+            continue
+        block.append(line)
+    flush()
+    return records
+
+
+def check(records: list[dict] | None = None) -> list[str]:
+    """Problems in the jsonl: shape, slices, types, token boundaries, agreement with the source."""
+    scan = _scan()
+    problems: list[str] = []
+    lines = OUT.read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(x) for x in lines if x.strip()]
+    for i, row in enumerate(rows, 1):
+        if row.get("id") != i:
+            problems.append(f"line {i}: id {row.get('id')!r}")
+        if row.get("topic") not in GENRES:
+            problems.append(f"id {i}: topic {row.get('topic')!r}")
+        text = row["text"]
+        starts, ends = _boundaries(scan, text)
+        spans = set()
+        for e in row["entities"]:
+            if e["type"] not in TYPES:
+                problems.append(f"id {i}: type {e['type']!r}")
+            if text[e["start"] : e["end"]] != e["text"]:
+                problems.append(f"id {i}: slice {e!r}")
+            if e["start"] not in starts or e["end"] not in ends:
+                problems.append(f"id {i}: not on token boundaries {e!r}")
+            key = (e["type"], e["start"], e["end"])
+            if key in spans:
+                problems.append(f"id {i}: duplicate {e!r}")
+            spans.add(key)
+    if records is None:
+        records = parse()
+    if records != rows:
+        problems.append("jsonl differs from the source: run `build`")
+    return problems
+
+
+def stats(rows: list[dict]) -> str:
+    tokens: Counter[str] = Counter()
+    ents: Counter[str] = Counter()
+    sentences: Counter[str] = Counter()
+    types: Counter[str] = Counter()
+    by_genre_type: dict[str, Counter[str]] = {g: Counter() for g in GENRES}
+    for r in rows:
+        g = r["topic"]
+        sentences[g] += 1
+        tokens[g] += arabic_tokens(r["text"])
+        ents[g] += len(r["entities"])
+        for e in r["entities"]:
+            types[e["type"]] += 1
+            by_genre_type[g][e["type"]] += 1
+    out = []
+    for g in GENRES:
+        per100 = 100 * ents[g] / tokens[g] if tokens[g] else 0.0
+        detail = ", ".join(f"{t} {n}" for t, n in sorted(by_genre_type[g].items(), key=lambda x: (-x[1], x[0])))
+        out.append(
+            f"{g}: {sentences[g]} sentences, {tokens[g]} tokens, {ents[g]} entities ({per100:.2f}/100): {detail}"
+        )
+    total_t, total_e = sum(tokens.values()), sum(ents.values())
+    out.append(f"all: {len(rows)} sentences, {total_t} tokens, {total_e} entities ({100 * total_e / total_t:.2f}/100)")
+    out.append("types: " + ", ".join(f"{t} {n}" for t, n in sorted(types.items(), key=lambda x: (-x[1], x[0]))))
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    cmd = argv[1] if len(argv) > 1 else "check"
+    if cmd == "build":
+        records = parse()
+        OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        problems = check(records)
+    elif cmd == "check":
+        problems = check()
+    elif cmd == "stats":
+        rows = [json.loads(x) for x in OUT.read_text(encoding="utf-8").splitlines() if x.strip()]
+        print(stats(rows))
+        return 0
+    else:
+        print(__doc__)
+        return 2
+    for p in problems:
+        print(p)
+    print(f"{len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
