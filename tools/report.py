@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -46,6 +47,9 @@ WORD_CLASS = {
     "part": "harf",
 }
 FIELDS = ("lemma", "root", "pos", "pos_class")
+# a running-text gold set (morph_running, morph_train) counts every word of Arabic letters and no digits or Latin
+# words; its rows carry their ``index`` among those words
+ARABIC_WORD = re.compile(r"[\u0621-\u064A\u0671\u064B-\u0652\u0640]+")
 
 
 def _lemma_key(s: str) -> str:
@@ -75,14 +79,16 @@ def morph_report(gold_path: Path, morphology: Any) -> dict[str, Any]:
     """Accuracy per field of ``morphology.analyze`` on the gold set: ``{tokens, accuracy: {field: float},
     correct: {field: int}, errors: [{token, sentence, field, gold, got}], seconds}``."""
     gold = load_gold(Path(gold_path))
-    by_sentence: dict[str, list[dict[str, str]]] = {}
-    for row in gold:
-        by_sentence.setdefault(row["sentence"], []).append(row)
+    by_sentence: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for row in gold:  # a running-text set may hold the same sentence twice: its id tells them apart
+        by_sentence.setdefault((str(row.get("sentence_id", "")), row["sentence"]), []).append(row)
     correct = dict.fromkeys(FIELDS, 0)
     errors: list[dict[str, str]] = []
     started = time.perf_counter()
-    for sentence, rows in by_sentence.items():
+    for (_sid, sentence), rows in by_sentence.items():
         got_tokens = morphology.analyze(sentence, task="full", flag="1")
+        if "index" in rows[0]:  # running text: only the words of Arabic letters are scored
+            got_tokens = [t for t in got_tokens if ARABIC_WORD.fullmatch(t["token"])]
         if [t["token"] for t in got_tokens] != [r["token"] for r in rows]:
             raise ValueError(f"gold tokens do not match the scanner's words in {sentence!r}")
         for row, got in zip(rows, got_tokens, strict=True):

@@ -3,7 +3,7 @@
 `ner_report(gold_paths, recognizer)` returns precision, recall and F1 per type and micro-averaged, with the
 counts behind them and the misses; `python -m tools.evaluate.ner [files…]` prints it (by default
 the development sets, every ``tests/gold/ner_*.jsonl`` under the current directory but the blind ``ner_test*``
-sets, which are scored only when named: each look at them is counted).
+and ``ner_everyday`` sets, which are scored only when named: each look at them is counted).
 
 Repository tooling, never in the wheel: it reads tests/gold (layout: tools/evaluate/ holds one module per task scored
 on the gold sets, tools/train/ what fits shipped weights, tools/metrics.py the scores they share).
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tahqiq.analysis.ner import Recognizer, default_recognizer
+from tahqiq.core import scan
 
 from tools.metrics import prf
 
@@ -48,8 +49,10 @@ def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None =
     fn: Counter[str] = Counter()
     errors: list[dict[str, Any]] = []
     rows = read_gold(gold_paths)
+    words = 0
     for row in rows:
         text = row["text"]
+        words += sum(1 for t in scan(text) if t.kind == "word")
         gold = {(e["type"], e["start"], e["end"]) for e in row["entities"]}
         pred = {(e.type, e.start, e.end) for e in rec.recognize(text)}
         for t, _, _ in gold & pred:
@@ -70,15 +73,26 @@ def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None =
     types = sorted(set(tp) | set(fp) | set(fn))
     return {
         "sentences": len(rows),
+        "words": words,
+        # what a reader of everyday text meets: spurious entities per thousand words
+        "fp_per_1000_words": round(1000 * sum(fp.values()) / words, 2) if words else 0.0,
         "micro": _prf(sum(tp.values()), sum(fp.values()), sum(fn.values())),
         "per_type": {t: _prf(tp[t], fp[t], fn[t]) for t in types},
         "errors": errors,
     }
 
 
+BLIND_PREFIXES = ("ner_test", "ner_everyday")  # the blind sets: scored only when named, each look counted
+
+
+def is_blind(path: Path) -> bool:
+    return path.name.startswith(BLIND_PREFIXES)
+
+
 def development_gold_paths(gold_dir: Path) -> list[Path]:
-    """The NER gold files of `gold_dir` a run may score without counting a look: all but the blind ``ner_test*``."""
-    return [path for path in sorted(gold_dir.glob("ner_*.jsonl")) if not path.name.startswith("ner_test")]
+    """The NER gold files of `gold_dir` a run may score without counting a look: all but the blind ones
+    (``ner_test*``, ``ner_everyday``)."""
+    return [path for path in sorted(gold_dir.glob("ner_*.jsonl")) if not is_blind(path)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     for t, s in report["per_type"].items():
         print(f"{t:<10} {s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f} {s['tp'] + s['fn']:5d}")
     print(f"{'micro':<10} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f} {m['tp'] + m['fn']:5d}")
+    print(f"{report['words']} words; {m['fp']} spurious entities, {report['fp_per_1000_words']} per 1,000 words")
     if show_errors:
         for e in report["errors"]:
             print(f"\n#{e['id']} {e['text']}\n  missing:  {e['missing']}\n  spurious: {e['spurious']}")
