@@ -137,11 +137,10 @@ class SpanIndex:
 
 
 def _cuts(rules: SpanIndex, tagged: dict[str, list[tuple[int, int]]], typ: str, i: int, j: int) -> bool:
-    """A grown span [i, j) that would cut a rule span of another tagged type: a title running into the name
-    after it (الرئيس التنفيذي بدر | بدر محمد المير)."""
+    """A grown span [i, j) that would cut a rule span of another type: a title running into the name after it
+    (الرئيس التنفيذي بدر | بدر محمد المير) or into the law after it (الرئيس المرسوم | المرسوم الرئاسي رقم 21-300)."""
     return any(
-        s[0] != typ and s[0] in tagged and not ((i <= s[1] and s[2] <= j) or (s[1] <= i and j <= s[2]))
-        for s in rules.overlapping(i, j)
+        s[0] != typ and not ((i <= s[1] and s[2] <= j) or (s[1] <= i and j <= s[2])) for s in rules.overlapping(i, j)
     )
 
 
@@ -155,7 +154,7 @@ def combine(
       touch stays (the tagger fixes boundaries and adds what the rules missed, but removes nothing outright);
     - ``extend``: as merge, but a tagger span is taken over an overlapping rule span only when it contains it
       (boundaries only grow), overlaps no second rule span of its type (two names the rules split stay two:
-      ابنيهما أمين وحمزة) and cuts no rule span of another tagged type (``_cuts``), and a new span only where no
+      ابنيهما أمين وحمزة) and cuts no rule span of another type (``_cuts``), and a new span only where no
       rule span of any type lies.
     """
     drop: list[tuple[str, int, int]] = []
