@@ -6,6 +6,7 @@ __all__ = [
     "GlossaryIndex",
     "Lexicon",
     "NerScorer",
+    "PosScorer",
     "Token",
     "__version__",
     "canonical_json",
@@ -63,6 +64,12 @@ class NerScorer:
         classes: Sequence[Sequence[str]],
         rule_spans: Sequence[tuple[str, int, int]],
     ) -> list[list[tuple[int, int]]]: ...
+
+@final
+class PosScorer:
+    def __new__(cls, tags: Sequence[str], weights: dict[str, list[float]]) -> PosScorer: ...
+    def __len__(self) -> int: ...
+    def tag(self, words: Sequence[tuple[str, str, str, str, bool]]) -> list[list[float]]: ...
 
 @final
 class Lexicon:

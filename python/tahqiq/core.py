@@ -8,6 +8,8 @@ Every Arabic operation of the service goes through these functions:
 - :class:`GlossaryIndex` is the dialect glossary's index of corpus forms: ``lookup(text, top_k, threshold)``
   scans, normalises and matches every word of a text (exact, normalised, clitics stripped by
   :func:`strip_clitics`, fuzzy) in one call and answers :data:`GlossaryWord` rows.
+- :class:`PosScorer` scores the POS tagger that chooses a word's analysis in context (features, sums, greedy
+  decoding) for :mod:`tahqiq.analysis.pos_tagger`.
 - :class:`NerScorer` scores the learned NER layer's taggers (features, weight sums, Viterbi) for
   :mod:`tahqiq.analysis.ner.tagger`.
 - :func:`canonical_json` is RFC 8785 (JCS); :func:`fingerprint` hashes it for idempotency checks.
@@ -22,6 +24,7 @@ from tahqiq._native import (
     GlossaryIndex,
     Lexicon,
     NerScorer,
+    PosScorer,
     Token,
     canonical_json,
     fingerprint,
@@ -43,6 +46,7 @@ __all__ = [
     "GlossaryWord",
     "Lexicon",
     "NerScorer",
+    "PosScorer",
     "Token",
     "TokenKind",
     "canonical_json",

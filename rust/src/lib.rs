@@ -8,6 +8,7 @@ pub mod fuzzy;
 pub mod glossary;
 pub mod ner_tagger;
 pub mod normalize;
+pub mod pos_tagger;
 pub mod scan;
 pub mod unicode_class;
 
@@ -20,5 +21,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     glossary::register(m)?;
     fingerprint::register(m)?;
     ner_tagger::register(m)?;
+    pos_tagger::register(m)?;
     Ok(())
 }

@@ -163,12 +163,12 @@ pub fn stem(k: &str) -> &str {
 }
 
 /// The first `n` characters of `k` (Python's ``k[:n]``).
-fn head(k: &str, n: usize) -> &str {
+pub fn head(k: &str, n: usize) -> &str {
     &k[..k.char_indices().nth(n).map_or(k.len(), |c| c.0)]
 }
 
 /// The last `n` characters of `k` (Python's ``k[-n:]``).
-fn tail(k: &str, n: usize) -> &str {
+pub fn tail(k: &str, n: usize) -> &str {
     &k[k.char_indices().rev().nth(n - 1).map_or(0, |c| c.0)..]
 }
 

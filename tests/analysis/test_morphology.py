@@ -84,10 +84,13 @@ def test_all_analyses_are_ranked(morph: Morphology) -> None:
     assert set(out[0]) == {"token", "analyses"}
     analyses = out[0]["analyses"]
     assert len(analyses) > 1
-    assert analyses[0] == {k: v for k, v in morph.analyze("كتب")[0].items() if k != "token"}
+    chosen = {k: v for k, v in morph.analyze("كتب الطالب")[0].items() if k != "token"}
+    assert {k: v for k, v in analyses[0].items() if k != "score"} == chosen
     for a in analyses:
-        assert set(a) == {"lemma", "lemma_id", "root", "pos", "frequency"}
+        assert set(a) == {"lemma", "lemma_id", "root", "pos", "frequency", "score"}
+        assert 0.0 <= a["score"] <= 1.0
     assert len({a["lemma_id"] for a in analyses}) == len(analyses)
+    assert [a["score"] for a in analyses] == sorted((a["score"] for a in analyses), reverse=True)
 
 
 @pytest.mark.parametrize(
@@ -101,8 +104,8 @@ def test_task_subsets(morph: Morphology, task: str, fields: set[str]) -> None:
     assert out == [{k: t[k] for k in fields} for t in full]
     many = morph.analyze(SENTENCE, task=task, flag="*")
     for t in many:
-        assert all(set(a) == fields - {"token"} for a in t["analyses"])
-        assert len({tuple(a.values()) for a in t["analyses"]}) == len(t["analyses"])
+        assert all(set(a) == (fields - {"token"}) | {"score"} for a in t["analyses"])
+        assert len({tuple(v for k, v in a.items() if k != "score") for a in t["analyses"]}) == len(t["analyses"])
 
 
 def test_include_lemma(morph: Morphology) -> None:
@@ -133,8 +136,16 @@ def test_lemma_round_trip_for_every_returned_id(morph: Morphology) -> None:
 
 def test_unknown_word(morph: Morphology) -> None:
     t = morph.analyze("ززززق")[0]
-    assert t["lemma"] == "ززززق" and t["root"] == "" and t["pos"] == "unknown" and t["frequency"] == 0
+    assert t["lemma"] == "ززززق" and t["root"] == "" and t["frequency"] == 0
+    assert t["pos"] in ("noun", "adj", "noun_prop", "unknown")  # the tagger's guess, when nominal
     assert morph.lemma(t["lemma_id"]) is not None
+    assert morph.analyses("ززززق")[0].pos == "unknown"  # out of context the lexicon has nothing
+
+
+def test_an_unknown_loanword_is_read_as_its_stem(morph: Morphology) -> None:
+    assert morph.analyses("والبلوتوث")[0].pos == "unknown"
+    t = morph.analyze("اشتريت سماعة تعمل بالبلوتوث")[-1]
+    assert (t["lemma"], t["root"], t["pos"]) == ("بلوتوث", "", "noun")
 
 
 # ------------------------------------------------------------------------------------------------- errors

@@ -14,6 +14,11 @@ ranked) and written atomically; a file recording another package version, format
 other versions are removed. Forms outside the table go through the package's analyser, ranked by the same function
 (using ranking hints stored in the table, so the table and the fallback agree), and are memoised in a bounded LRU.
 
+**In context.** `analyze` chooses each word's analysis in its sentence: the POS tagger of
+:mod:`tahqiq.analysis.pos_tagger` reads the sentence, and `_chosen` keeps the analysis of that POS
+(docs/design/morphology.md, "In context"); the function words of :mod:`tahqiq.analysis.function_words` come before
+the lexicon's analyses. `analyses` stays the lexicon's context-free ranking.
+
 **Keys.** Every token is normalised with :func:`tahqiq.core.normalize` (the one normaliser): first with
 diacritics and tatweel removed but hamza/alef and ya kept (the exact key, :func:`tahqiq.arabic.keys.bare`), then,
 when that form is unknown, with the full default normalisation (the loose key, :func:`tahqiq.arabic.keys.loose`, so
@@ -56,6 +61,8 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from tahqiq.analysis.function_words import FUNCTION_WORDS_FILE, function_words
+from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
 from tahqiq.arabic.keys import bare, loose
 from tahqiq.core import scan
 
@@ -242,7 +249,21 @@ def qalsadi_pos(type_: str, lemma: str) -> str:
     return _numberise("noun", lemma)
 
 
+NOMINAL: Final = ("noun", "adj", "noun_prop", "num")
+FUNCTION: Final = ("prep", "conj", "part", "pron", "adv")
+
+
+def unknown_stem(key: str) -> str:
+    """A word the lexicon does not know (a loanword, mostly) without its proclitics and article: والأكسجين ->
+    أكسجين (at least two letters stay)."""
+    for prefix in ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف"):
+        if key.startswith(prefix) and len(key) - len(prefix) >= 2:
+            return key[len(prefix) :]
+    return key
+
+
 # ---------------------------------------------------------------------------------------------------- backends
+View = tuple[tuple[int, ...], tuple[str, ...], str, str, str, str]  # Morphology._view
 Raw = tuple[str, str, str, float]  # (lemma, root spaced, coarse pos, ranking weight)
 
 
@@ -393,8 +414,10 @@ class Morphology:
         table_size: int = DEFAULT_TABLE_SIZE,
         memo_size: int = DEFAULT_MEMO_SIZE,
         max_chars: int = DEFAULT_MAX_CHARS,
+        tagger: PosTagger | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
+        self.tagger = tagger  # loaded with the table when not given
         self.package = package
         self.table_size = table_size
         self.memo_size = memo_size
@@ -406,6 +429,9 @@ class Morphology:
         self._entries: list[dict[str, Any]] = []  # lemma number -> {lemma, lemma_id, root, pos, frequency}
         self._forms_of: dict[int, list[str]] = {}
         self._memo: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+        self._function: dict[str, tuple[int, ...]] = {}  # function-word form -> its readings (data file)
+        self._views: dict[str, View] = {}
+        self._choices: dict[tuple[str, str], int] = {}  # (bare form, POS) -> the analysis `_chosen` gives it
         self.table_built = False  # True when this instance built (rather than loaded) the table
         self.analyser_calls = 0
 
@@ -423,6 +449,14 @@ class Morphology:
             return metadata.version("qalsadi") + "+arramooz" + metadata.version("arramooz-pysqlite")
         return metadata.version(self.package)
 
+    def analysis_version(self) -> str:
+        """What `analyze` answers depends on: the package's version and the digest of the tagger's weights and the
+        function words (caches of lemmatised text, such as WSD's, are keyed by it)."""
+        digest = hashlib.blake2b(digest_size=6)
+        for path in (DATA_FILE, FUNCTION_WORDS_FILE):
+            digest.update(path.read_bytes())
+        return f"{self.package_version()}+{digest.hexdigest()}"
+
     @property
     def table_path(self) -> Path:
         return self.data_dir / f"morphology-{self.package}-{self.package_version()}.pickle"
@@ -439,6 +473,8 @@ class Morphology:
                 table = self._build()
                 self._write(table)
                 self.table_built = True
+            if self.tagger is None:
+                self.tagger = PosTagger.load()
             self._install(table)
             self._replay_journal()
 
@@ -534,6 +570,10 @@ class Morphology:
             n: (top.get(n, []) + other.get(n, []))[: LEMMA_FORMS_LIMIT + 1] for n in top.keys() | other.keys()
         }
         self._table = table
+        self._function = {
+            form: tuple(self._lemma_number(*reading) for reading in readings)
+            for form, readings in function_words().items()
+        }
 
     # ------------------------------------------------------------------------------------------- lookups
     def _lemma_freq(self, lemma: str) -> int:
@@ -594,6 +634,11 @@ class Morphology:
             n = self._add_lemma(a[0], a[1], a[2], self._lemma_freq(a[0]))
             self._journal_lemma(table.lemmas[n])
         return n
+
+    def _lemma_number(self, lemma: str, root: str, pos: str) -> int:
+        """Lemma number of a reading the project's data defines (no journal: the data file brings it back)."""
+        n = self._ids.get(lemma_id_for(self.package, lemma, pos, root))
+        return n if n is not None else self._add_lemma(lemma, root, pos, self._lemma_freq(lemma))
 
     def _add_lemma(self, lemma: str, root: str, pos: str, freq: int) -> int:
         table = self._table
@@ -674,28 +719,154 @@ class Morphology:
         }[task]
         with_lemma = include_lemma and task in ("full", "lemmatization")
         out: list[dict[str, Any]] = []
-        for tok in scan(text):
-            if tok.kind != "word":
-                continue
-            ids = self._lookup(tok.text)
+        for token, ranked in self.in_context(text, every=flag == "*"):
             entries = []
             seen: set[tuple[Any, ...]] = set()
-            for n in ids if flag == "*" else ids[:1]:
+            for n, score in ranked if flag == "*" else ranked[:1]:
                 full = self._entries[n]
                 entry = {f: full[f] for f in fields}
                 sig = tuple(entry.values())
-                if sig in seen:  # pos/root subsets of several lemmas may coincide
+                if sig in seen:  # pos/root subsets of several lemmas may coincide: the best score stays
                     continue
                 seen.add(sig)
+                if flag == "*":
+                    entry["score"] = score
                 if with_lemma:
                     entry["lemma_url"] = lemma_url(full["lemma_id"]) if lemma_url else None
-                    entry["lemma_forms"] = self._forms(n, tok.text)
+                    entry["lemma_forms"] = self._forms(n, token)
                 entries.append(entry)
             if flag == "*":
-                out.append({"token": tok.text, "analyses": entries})
+                out.append({"token": token, "analyses": entries})
             else:
-                out.append({"token": tok.text, **entries[0]})
+                out.append({"token": token, **entries[0]})
         return out
+
+    def in_context(self, text: str, *, every: bool = False) -> list[tuple[str, list[tuple[int, float]]]]:
+        """Per word token of ``text``: the analysis chosen in context as ``[(lemma number, score)]``, or with
+        ``every`` all its analyses, the chosen one first (`_rank`)."""
+        tokens, views, words = self.tagger_input(text)
+        assert self.tagger is not None  # loaded by tagger_input
+        out = []
+        for token, view, scores in zip(tokens, views, self.tagger.tag(words), strict=True):
+            if every:
+                out.append((token, self._rank(view, scores)))
+            else:
+                out.append((token, [(self._chosen(view, POS_TAGS[best(scores)], scores), 0.0)]))
+        return out
+
+    def tagger_input(self, text: str) -> tuple[list[str], list[View], list[Word]]:
+        """The word tokens of ``text``, their views (`_view`) and what the POS tagger sees of them."""
+        self.load()
+        tokens: list[str] = []
+        views: list[View] = []
+        words: list[Word] = []
+        clause_start = True
+        for tok in scan(text):
+            if tok.kind != "word":
+                clause_start = clause_start or tok.kind == "punct"
+                continue
+            view = self._view(tok.text)
+            words.append(Word(view[2], view[1], view[3], clause_start, view[4]))
+            tokens.append(tok.text)
+            views.append(view)
+            clause_start = False
+        return tokens, views, words
+
+    def _view(self, token: str) -> View:
+        """(ranked lemma numbers with the function-word readings first, their distinct POS, the loose key, the
+        loose key of the top lemma, the POS sorted and joined, the bare key): what the tagger and the choice read
+        of a form."""
+        key = bare(token)
+        view = self._views.get(key)
+        if view is not None:
+            return view
+        ids = self._lookup(token)
+        function = self._function.get(key)
+        if function:
+            ids = function + tuple(n for n in ids if n not in function)
+        entries = self._entries
+        readings = tuple(dict.fromkeys(entries[n]["pos"] for n in ids))
+        view = (ids, readings, loose(key), loose(entries[ids[0]]["lemma"]), "|".join(sorted(readings)), key)
+        with self._lock:
+            if len(self._views) >= self.memo_size + len(self._table.exact if self._table else ()):
+                self._views.clear()
+            self._views[key] = view
+        return view
+
+    def _chosen(self, view: View, pos: str, tag_scores: list[float]) -> int:
+        """The analysis of the tagger's POS ``pos``:
+
+        - the lemma and root the training corpus gives this very spelling with that POS, when it has one;
+        - else the best-ranked analysis of that POS;
+        - else, for a nominal POS, the best-ranked nominal analysis (noun, adjective, proper noun, number) read with
+          that POS, and for a function POS (preposition, conjunction, particle, pronoun, adverb) the top analysis
+          read with it, when that is a function word too (a new analysis: مع is a ظرف to the lexicon);
+        - else the analysis whose POS the tagger scores highest;
+        - a word the lexicon does not know, tagged nominal, is read as its stem (no clitics, no article)."""
+        key = view[5]
+        chosen = self._choices.get((key, pos))
+        if chosen is None:
+            chosen = self._choose(view, pos)
+            if chosen is None:  # decided by the scores: not memoised
+                by_score = dict(zip(POS_TAGS, tag_scores, strict=True))
+                entries = self._entries
+                return max(view[0], key=lambda n: by_score.get(entries[n]["pos"], float("-inf")))
+            with self._lock:
+                if len(self._choices) >= self.memo_size:
+                    self._choices.clear()
+                self._choices[(key, pos)] = chosen
+        return chosen
+
+    def _choose(self, view: View, pos: str) -> int | None:
+        """`_chosen` before its last step (None: the tagger's scores decide)."""
+        ids, readings, key = view[0], view[1], view[5]
+        entries = self._entries
+        assert self.tagger is not None
+        known = self.tagger.lemmas.get((key, pos))
+        if known is not None:
+            lemma_key = loose(known[0])
+            same = [n for n in ids if entries[n]["root"] == known[1] and loose(entries[n]["lemma"]) == lemma_key]
+            for n in same:
+                if entries[n]["pos"] == pos:
+                    return n
+            lemma = entries[same[0]]["lemma"] if same else known[0]
+            with self._lock:
+                return self._register((lemma, known[1], pos))
+        if pos in readings:
+            return next(n for n in ids if entries[n]["pos"] == pos)
+        if readings[0] == UNKNOWN_POS:
+            if pos in NOMINAL:
+                with self._lock:
+                    return self._register((unknown_stem(view[2]), "", pos))
+            return ids[0]
+        base = None
+        if pos in NOMINAL:
+            base = next((n for n in ids if entries[n]["pos"] in NOMINAL), None)
+        elif pos in FUNCTION and entries[ids[0]]["pos"] in FUNCTION:
+            base = ids[0]
+        if base is not None:
+            e = entries[base]
+            with self._lock:
+                return self._register((e["lemma"], e["root"], pos))
+        return None
+
+    def _rank(self, view: View, tag_scores: list[float]) -> list[tuple[int, float]]:
+        """Every analysis of a word with its score, P(its POS | context) from the tagger, best first (lexicon rank
+        among equals); the chosen analysis (`_chosen`) is first, even when it is new."""
+        entries = self._entries
+        probs = dict(zip(POS_TAGS, probabilities(tag_scores), strict=True))
+        pos = POS_TAGS[best(tag_scores)]
+        chosen = self._chosen(view, pos, tag_scores)
+        scored = [(n, round(probs.get(entries[n]["pos"], 0.0), 4)) for n in view[0] if n != chosen]
+        scored.sort(key=lambda s: -s[1])  # stable: lexicon rank among equal scores
+        return [(chosen, round(probs[pos], 4)), *scored]
+
+    def forget(self) -> None:
+        """Empty the memo of analysed forms and the per-form views (the next unseen form goes to the analyser)."""
+        with self._lock:
+            self._memo.clear()
+            self._views.clear()
+            self._choices.clear()
 
     def lemma(self, lemma_id: str) -> dict[str, Any] | None:
         """The lemma's entry: ``{lemma, lemma_id, root, pos, frequency, forms, package}``, or ``None``."""

@@ -378,6 +378,9 @@ class _Word:
     keys: set[str] = field(default_factory=set)
     root: str = ""  # "√" + the morphology's root letters: the examples' looser key (تسوق, متسوقين meet سوق)
     gloss_keys: frozenset[str] = frozenset()  # words of the glosses of this word's own senses, minus ``keys``
+    # the lexicon's other nominal lemmas of the form, best first: the headword may be another lemma than the one
+    # chosen in context (أوراق is the plural of ورقة to the tagger, of the collective ورق to the inventory)
+    other_lemmas: tuple[str, ...] = ()
 
 
 class Disambiguator:
@@ -417,6 +420,7 @@ class Disambiguator:
         for tok, a in zip(tokens, analyses, strict=True):
             lemma = bare(str(a.get("lemma") or tok.text))
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
+            w.other_lemmas = self._other_lemmas(tok.text, lemma)
             root = str(a.get("root") or "").replace(" ", "")
             w.root = "\u221a" + root if root else ""
             words.append(w)
@@ -431,6 +435,13 @@ class Disambiguator:
                 if gloss_keys:
                     w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
+
+    def _other_lemmas(self, token: str, lemma: str) -> tuple[str, ...]:
+        analyses = getattr(self.morphology, "analyses", None)
+        if analyses is None:
+            return ()
+        found = (bare(a.lemma) for a in analyses(token) if a.pos in ("noun", "adj"))
+        return tuple(dict.fromkeys(f for f in found if f != lemma))
 
     def _own_gloss_keys(self, word: _Word) -> frozenset[str]:
         """The gloss words (stems) of all senses the word itself could have: its second-hand context."""
@@ -529,7 +540,7 @@ class Disambiguator:
         return frozenset(keys - {key, light_stem(key)})
 
     def _contexts_path(self) -> Path:
-        version = getattr(self.morphology, "package_version", None)
+        version = getattr(self.morphology, "analysis_version", None)  # the lexicon's and the tagger's
         tag = f"{type(self.morphology).__name__} {version() if callable(version) else ''} {FORMAT}"
         digest = hashlib.blake2b(EXAMPLES_FILE.read_bytes() + tag.encode("utf-8"), digest_size=8).hexdigest()
         return self.inventory.cache_dir / f"wsd-examples-{digest}.pickle"
@@ -557,7 +568,7 @@ class Disambiguator:
     def candidates(self, word: _Word) -> list[Sense]:
         if word.pos in NO_SENSE_POS:
             return []
-        for form in (word.lemma, word.token, light_stem(word.token)):
+        for form in (word.lemma, word.token, light_stem(word.token), *word.other_lemmas):
             found = self.inventory.senses_for(form)
             if found:
                 return found
