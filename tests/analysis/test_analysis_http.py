@@ -246,3 +246,10 @@ def test_relations_respect_domain_and_range(server: ServerProcess) -> None:
     for path in ("/ner", "/wsd", "/re"):
         problem(get(server, path), 422, "validation-error")
         problem(get(server, path, text="x", bogus=1), 422, "validation-error")
+
+
+def test_ner_reads_the_sentence_as_morphology_does(server: ServerProcess) -> None:
+    # طالب opens the clause as the verb "demanded" (issue 20): the service lets no entity start there
+    body = get(server, "/ner", text="طالب نواب البرلمان بالتحقيق").json()
+    assert all(e["start"] != 0 for e in body["entities"]), body["entities"]
+    assert get(server, "/morph", text="طالب نواب البرلمان بالتحقيق").json()["tokens"][0]["pos"] == "verb"

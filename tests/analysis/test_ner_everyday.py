@@ -76,3 +76,27 @@ def test_an_object_after_a_post_gets_a_word_sense_not_an_entity_sense(recognizer
     senses = {item["token"]: item["sense_id"] for item in wsd.disambiguate(text, entities=entities)}
     assert not str(senses["القلم"]).startswith("entity:")
     assert senses["الطالب"] == "entity:OCC"
+
+
+@pytest.fixture(scope="module")
+def in_context() -> Recognizer:
+    """The recognizer as the service builds it: no entity starts on a clause-opening verb read in context."""
+    return Recognizer(clause_verbs=Morphology(CACHE_DIR).clause_verbs)
+
+
+def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context: Recognizer) -> None:
+    text = "طالب نواب البرلمان بالتحقيق في الحادث"  # "the deputies demanded": طالب is the verb
+    assert ("OCC", "طالب") in found(recognizer, text)  # what the rules alone say
+    assert ("OCC", "طالب") not in found(in_context, text)
+    assert ("ORG", "البرلمان") in found(in_context, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [
+        ("قال طالب في الجامعة إن الامتحان صعب", ("OCC", "طالب")),  # the noun, after the verb
+        ("فاز الروائي بجائزة عن روايته «خبز على طاولة الخال ميلاد»", ("PRODUCT", "خبز على طاولة الخال ميلاد")),
+    ],
+)
+def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
+    assert entity in found(in_context, text)  # a title in quotes may begin with a verb (خبز "baked")

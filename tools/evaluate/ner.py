@@ -103,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("files", nargs="*", type=Path, help="NER gold files (JSON lines)")
     parser.add_argument("--errors", action="store_true", help="print each sentence's missing and spurious entities")
+    parser.add_argument(
+        "--in-context",
+        action="store_true",
+        help="as the service runs it: no entity starts on a clause-opening verb read by morphology in context "
+        "(Morphology.clause_verbs, table in var/cache)",
+    )
     args = parser.parse_args(argv)
     show_errors = args.errors
     paths = args.files or development_gold_paths(Path("tests/gold"))
@@ -113,7 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     if absent:
         print(f"no such gold file: {', '.join(absent)}", file=sys.stderr)
         return 1
-    report = ner_report(paths)
+    recognizer = None
+    if args.in_context:
+        from tahqiq.analysis.morphology import Morphology
+
+        recognizer = Recognizer(clause_verbs=Morphology(Path("var/cache")).clause_verbs)
+    report = ner_report(paths, recognizer)
     m = report["micro"]
     print(f"{report['sentences']} sentences from {', '.join(str(p) for p in paths)}")
     print(f"{'type':<10} {'P':>6} {'R':>6} {'F1':>6} {'gold':>5}")

@@ -52,7 +52,8 @@ def examples(morphology: Morphology, path: Path = TRAIN) -> list[Example]:
         by_sentence.setdefault((str(row.get("sentence_id", "")), row["sentence"]), []).append(row)
     out = []
     for (_sid, sentence), rows in by_sentence.items():
-        tokens, _views, words = morphology.tagger_input(sentence)
+        found, _views, words = morphology.tagger_input(sentence)
+        tokens = [t.text for t in found]
         scored = [i for i, t in enumerate(tokens) if ARABIC_WORD.fullmatch(t)]
         if [tokens[i] for i in scored] != [r["token"] for r in rows]:
             raise ValueError(f"gold tokens do not match the scanner's words in {sentence!r}")

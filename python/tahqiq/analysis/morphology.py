@@ -64,7 +64,7 @@ from typing import Any, Final, Protocol
 from tahqiq.analysis.function_words import FUNCTION_WORDS_FILE, function_words
 from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
 from tahqiq.arabic.keys import bare, loose
-from tahqiq.core import scan
+from tahqiq.core import Token, scan
 
 __all__ = [
     "FLAGS",
@@ -247,6 +247,17 @@ def qalsadi_pos(type_: str, lemma: str) -> str:
     if any(a in type_ for a in _QALSADI_ADJ):
         return _numberise("adj", lemma)
     return _numberise("noun", lemma)
+
+
+SENTENCE_ENDS: Final = frozenset(".!?:;؛؟\n")
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``start`` begins the text or follows a sentence's end (. ! ? : ؛ or a new line); not a
+    comma, after which an apposition often begins (، لاعب المنتخب السابق), nor a quote, after which a title may
+    begin with a verb («خبز على طاولة الخال ميلاد»)."""
+    before = text[:start].rstrip(" \t")
+    return not before or before[-1] in SENTENCE_ENDS
 
 
 NOMINAL: Final = ("noun", "adj", "noun_prop", "num")
@@ -749,15 +760,27 @@ class Morphology:
         out = []
         for token, view, scores in zip(tokens, views, self.tagger.tag(words), strict=True):
             if every:
-                out.append((token, self._rank(view, scores)))
+                out.append((token.text, self._rank(view, scores)))
             else:
-                out.append((token, [(self._chosen(view, POS_TAGS[best(scores)], scores), 0.0)]))
+                out.append((token.text, [(self._chosen(view, POS_TAGS[best(scores)], scores), 0.0)]))
         return out
 
-    def tagger_input(self, text: str) -> tuple[list[str], list[View], list[Word]]:
+    def clause_verbs(self, text: str) -> frozenset[int]:
+        """The start offsets of the words that open a sentence and that the tagger reads as verbs in context (the
+        entity recognizer lets no one-word entity of a type other than PERS start there: «طالب نواب البرلمان» "the
+        deputies demanded")."""
+        tokens, _views, words = self.tagger_input(text)
+        assert self.tagger is not None
+        return frozenset(
+            t.start
+            for t, w, scores in zip(tokens, words, self.tagger.tag(words), strict=True)
+            if w.clause_start and POS_TAGS[best(scores)] == "verb" and _opens_sentence(text, t.start)
+        )
+
+    def tagger_input(self, text: str) -> tuple[list[Token], list[View], list[Word]]:
         """The word tokens of ``text``, their views (`_view`) and what the POS tagger sees of them."""
         self.load()
-        tokens: list[str] = []
+        tokens: list[Token] = []
         views: list[View] = []
         words: list[Word] = []
         clause_start = True
@@ -767,7 +790,7 @@ class Morphology:
                 continue
             view = self._view(tok.text)
             words.append(Word(view[2], view[1], view[3], clause_start, view[4]))
-            tokens.append(tok.text)
+            tokens.append(tok)
             views.append(view)
             clause_start = False
         return tokens, views, words

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,11 +40,21 @@ class Recognizer:
     boundary layer for PERS, OCC and FAC over the rules (``tagger``): True takes the shipped weights
     (data/tagger.json), False the rules alone, or a trained `NerTagger`."""
 
-    def __init__(self, *, installed: bool = True, learned: bool | NerTagger = True) -> None:
+    def __init__(
+        self,
+        *,
+        installed: bool = True,
+        learned: bool | NerTagger = True,
+        clause_verbs: Callable[[str], Collection[int]] | None = None,
+    ) -> None:
         self._tagger: NerTagger | None = (
             learned if isinstance(learned, NerTagger) else NerTagger.load(TAGGER_FILE) if learned else None
         )
         self.lexicon = Lexicon(installed=installed)
+        # the start offsets of the words that open a sentence as verbs in context (`Morphology.clause_verbs`): no
+        # one-word entity starts there (طالب in «طالب نواب البرلمان» is "demanded", not the post), but a person
+        # does, whose lists are specific evidence (رنا, which the tagger reads as "gazed")
+        self._clause_verbs = clause_verbs
 
     def sizes(self) -> dict[str, int]:
         """Sizes of the compiled lists, for /health."""
@@ -89,6 +100,10 @@ class Recognizer:
         found = self._learned(toks, keys, reading.spans, resolve(self.lexicon, toks, keys, reading.spans))
         if reading.unevidenced:  # an everyday word that no rule or learned span made more than a word (رجل كريم)
             found = [(s, d) for s, d in found if not (s.type == "PERS" and (s.i, s.j) in reading.unevidenced)]
+        if self._clause_verbs is not None and found:
+            verbs = self._clause_verbs(text[:MAX_TEXT])
+            if verbs:
+                found = [(s, d) for s, d in found if s.j - s.i > 1 or s.type == "PERS" or toks[s.i].start not in verbs]
         return toks, found
 
     def _learned(
