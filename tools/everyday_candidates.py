@@ -14,7 +14,7 @@ import argparse
 import sys
 from collections import Counter
 
-from tahqiq.analysis.morphology import FarahidiBackend
+from tahqiq.analysis.morph_backends import FarahidiBackend
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.arabic.keys import key
 
