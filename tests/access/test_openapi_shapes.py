@@ -134,6 +134,16 @@ def test_the_schema_of_each_role_path_is_the_servers_check(data: st.DataObject, 
     assert body_validator(role).is_valid(body) == server_accepts(role, body), (role, body)
 
 
+def test_a_nul_in_an_items_other_field_is_refused_by_both() -> None:
+    """Found by the property above in CI: a judge's verdict holding NUL, sent in an evidence seeker's item, which the
+    server refuses (NUL anywhere) and the schema once let through."""
+    for role in ROLES:
+        body = {"work_type": "w", "results": [{**MINIMAL_ITEMS[role], "note": "a\x00"}]}
+        assert not body_validator(role).is_valid(body) and not server_accepts(role, body)
+        fine = {"work_type": "w", "results": [{**MINIMAL_ITEMS[role], "note": "a", "score": 3}]}
+        assert body_validator(role).is_valid(fine) and server_accepts(role, fine)
+
+
 def test_a_body_of_many_wrong_items_gets_a_short_answer() -> None:
     """The 400 describes the first MAX_ITEM_ERRORS wrong items and counts the rest (a megabyte of `{}` items gave a
     32 MB problem document)."""

@@ -25,6 +25,9 @@ CLAIM_ID = {
     "description": "an existing claim; written as an integer (1, not 1.0: JSON Schema cannot tell them apart)",
 }
 # What each role's result items must hold (tahqiq.access.roles.result_item_errors); other members are kept.
+# A result item's other fields are free, but a string among them holds no NUL either (the server's rule anywhere in
+# the body; deeper values are left to the payload's description, which JSON Schema cannot say everywhere).
+NO_NUL_STRING = {"not": {"type": "string", "pattern": "\\u0000"}}
 RESULT_ITEMS: dict[str, dict[str, Any]] = {
     "claim_splitter": {
         "type": "object",
@@ -183,7 +186,11 @@ def openapi_document(version: str) -> dict[str, Any]:
     """The OpenAPI 3.1 description of Area A."""
     schemas = {**_token_schemas(), **_submission_schemas(), **_claim_schemas()}
     for role in ROLES:
-        schemas[f"{_schema_name(role)}Result"] = {**RESULT_ITEMS[role], "examples": [RESULT_EXAMPLES[role]]}
+        schemas[f"{_schema_name(role)}Result"] = {
+            **RESULT_ITEMS[role],
+            "additionalProperties": NO_NUL_STRING,
+            "examples": [RESULT_EXAMPLES[role]],
+        }
         schemas[f"{_schema_name(role)}Submission"] = _submission_payload(role)
     identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
     paths = {
