@@ -9,6 +9,7 @@ import pytest
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.wsd import Disambiguator, SenseInventory
+from tahqiq.core import normalize
 
 from tests.support.server import CACHE_DIR
 
@@ -100,3 +101,27 @@ def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context:
 )
 def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
     assert entity in found(in_context, text)  # a title in quotes may begin with a verb (خبز "baked")
+
+
+@pytest.fixture(scope="module")
+def wsd(tmp_path_factory: pytest.TempPathFactory) -> Disambiguator:
+    inventory = SenseInventory(tmp_path_factory.mktemp("senses"))
+    inventory.load()
+    return Disambiguator(inventory, Morphology(CACHE_DIR))
+
+
+def _sense(wsd: Disambiguator, text: str, token: str) -> str | None:
+    return next(item["sense_id"] for item in wsd.disambiguate(text) if item["token"] == token)
+
+
+def test_a_verb_gets_no_sense_of_a_noun_spelled_like_its_stem(wsd: Disambiguator) -> None:
+    # أمسك ("held") once got the sense of أمس ("yesterday"): morphology in context reads it as the verb
+    yesterday = {s.sense_id for s in wsd.inventory.senses_for("أمس")}
+    assert yesterday
+    assert _sense(wsd, "أمسك الولد الكرة بيده", "أمسك") not in yesterday
+
+
+def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
+    man = [s.sense_id for s in wsd.inventory.senses_for("رجل") if "عكس المراة" in normalize(s.gloss)]
+    assert man
+    assert _sense(wsd, "اشترى الرجل سيارة جديدة", "الرجل") == man[0]
