@@ -144,10 +144,18 @@ def pg_empty_url(pg_server_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session", autouse=True)
 def morphology_table() -> None:
-    """Builds the compiled morphology table once (about a minute, the first time on a machine) before any test
-    server starts, so that servers load it instead of each building it at once."""
+    """Builds the compiled language data once before any test server starts, so that servers load it instead of
+    each building it at once: the morphology table (about a minute, the first time on a machine), the sense
+    inventory and the word senses' examples lemmatised in context (about 10 s; their cache is keyed by the tagger's
+    weights). Without the examples, every worker of every test server lemmatised them at its start, and on two
+    cores that starved the servers under test (an access test saw 1 queue poll where it needs 60)."""
     from tahqiq.analysis.morphology import Morphology
+    from tahqiq.analysis.wsd import Disambiguator, SenseInventory
 
     from tests.support.server import CACHE_DIR
 
-    Morphology(CACHE_DIR).load()
+    morphology = Morphology(CACHE_DIR)
+    morphology.load()
+    inventory = SenseInventory(CACHE_DIR)
+    inventory.load()
+    Disambiguator(inventory, morphology).example_contexts()
