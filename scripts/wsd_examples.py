@@ -93,7 +93,7 @@ def check(examples: list[Example]) -> list[str]:
         if words[i].start != ex.start or words[i].end != ex.end:
             problems.append(f"{where}: [target] is not one whole word: {ex.text[ex.start : ex.end]!r}")
         word = words[i]
-        forms = {word.lemma, word.token, light_stem(word.token), *word.other_lemmas}
+        forms = set(d.lookup_forms(word))
         if not any(ex.sense_id in {s.sense_id for s in d.inventory.senses_for(f)} for f in forms):
             problems.append(f"{where}: the marked word {word.token!r} is not written like {ex.lemma}")
         if ex.sense_id not in {s.sense_id for s in d.candidates(word)}:

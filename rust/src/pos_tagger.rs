@@ -13,7 +13,8 @@ use crate::ner_tagger::{head, tail, FeatureMap};
 
 /// The tag "before" the first word, as `START` in Python.
 const START: &str = "^";
-/// Articles (with the proclitic before them) that `stem` strips, longest first, as `_ARTICLE_PREFIXES`.
+/// Articles (with the proclitic before them) that `stem` strips, longest first, as `ARTICLE_PREFIXES` of
+/// tahqiq.arabic.clitics.
 const ARTICLE_PREFIXES: [&str; 6] = ["وال", "فال", "بال", "كال", "لل", "ال"];
 
 /// One word as the tagger sees it (`Word` in Python, with its reading set already joined).

@@ -29,6 +29,7 @@ from tahqiq.analysis.pos_tagger import (
     TEMPERATURE,
     PosTagger,
     Word,
+    feature_sum,
     features,
     probabilities,
 )
@@ -86,11 +87,7 @@ def train(data: Sequence[Example], epochs: int, seed: int, digits: int) -> PosTa
             prev, prev2 = START, START
             for i in range(len(words)):
                 feats = features(words, i, prev, prev2)
-                scores = [0.0] * len(POS_TAGS)
-                for f in feats:
-                    row = weights.get(f)
-                    if row is not None:
-                        scores = [a + b for a, b in zip(scores, row, strict=True)]
+                scores = feature_sum(weights, feats)
                 guess = max(range(len(POS_TAGS)), key=scores.__getitem__)
                 gold = tags[i]
                 step += 1

@@ -68,6 +68,7 @@ from tahqiq.analysis.morph_backends import (
     qalsadi_pos,
 )
 from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
+from tahqiq.arabic.clitics import ARTICLE_PREFIXES
 from tahqiq.arabic.keys import bare, loose
 from tahqiq.core import Token, scan
 
@@ -183,7 +184,7 @@ FUNCTION: Final = ("prep", "conj", "part", "pron", "adv")
 def unknown_stem(key: str) -> str:
     """A word the lexicon does not know (a loanword, mostly) without its proclitics and article: والأكسجين ->
     أكسجين (at least two letters stay)."""
-    for prefix in ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف"):
+    for prefix in (*ARTICLE_PREFIXES, "و", "ف"):
         if key.startswith(prefix) and len(key) - len(prefix) >= 2:
             return key[len(prefix) :]
     return key

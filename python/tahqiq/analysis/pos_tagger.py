@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from tahqiq.arabic.clitics import ARTICLE_PREFIXES
 from tahqiq.core import PosScorer
 
 POS_TAGS: Final = ("noun", "adj", "verb", "noun_prop", "num", "pron", "adv", "prep", "conj", "part")
@@ -103,12 +104,9 @@ def features(words: Sequence[Word], i: int, prev: str, prev2: str) -> list[str]:
     return out
 
 
-_ARTICLE_PREFIXES: Final = ("وال", "فال", "بال", "كال", "لل", "ال")
-
-
 def _stem(key: str) -> tuple[str, bool]:
     """The key without a leading article (and the proclitic before it), and whether it had one."""
-    for prefix in _ARTICLE_PREFIXES:
+    for prefix in ARTICLE_PREFIXES:
         if key.startswith(prefix) and len(key) > len(prefix) + 1:
             return key[len(prefix) :], True
     return key, False
@@ -161,11 +159,7 @@ class PosTagger:
         out: list[list[float]] = []
         prev, prev2 = START, START
         for i in range(len(words)):
-            total = [0.0] * len(POS_TAGS)
-            for name in features(words, i, prev, prev2):
-                row = self.weights.get(name)
-                if row is not None:
-                    total = [a + b for a, b in zip(total, row, strict=True)]
+            total = feature_sum(self.weights, features(words, i, prev, prev2))
             out.append(total)
             prev, prev2 = POS_TAGS[best(total)], prev
         return _raise_clear_verbs(words, out)
@@ -201,6 +195,16 @@ def _raise_clear_verbs(words: Sequence[Word], scores: list[list[float]]) -> list
         row = scores[i]
         row[_VERB] = max(row) + 1.0
     return scores
+
+
+def feature_sum(weights: Mapping[str, Sequence[float]], names: Sequence[str]) -> list[float]:
+    """The tag scores of one word: the rows of its features added in order (the native scorer's order too)."""
+    total = [0.0] * len(POS_TAGS)
+    for name in names:
+        row = weights.get(name)
+        if row is not None:
+            total = [a + b for a, b in zip(total, row, strict=True)]
+    return total
 
 
 def best(scores: Sequence[float]) -> int:

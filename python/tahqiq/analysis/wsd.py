@@ -48,7 +48,7 @@ import tempfile
 import threading
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata, resources
 from pathlib import Path
@@ -378,9 +378,6 @@ class _Word:
     keys: set[str] = field(default_factory=set)
     root: str = ""  # "√" + the morphology's root letters: the examples' looser key (تسوق, متسوقين meet سوق)
     gloss_keys: frozenset[str] = frozenset()  # words of the glosses of this word's own senses, minus ``keys``
-    # the lexicon's other nominal lemmas of the form, best first: the headword may be another lemma than the one
-    # chosen in context (أوراق is the plural of ورقة to the tagger, of the collective ورق to the inventory)
-    other_lemmas: tuple[str, ...] = ()
 
 
 class Disambiguator:
@@ -420,7 +417,6 @@ class Disambiguator:
         for tok, a in zip(tokens, analyses, strict=True):
             lemma = bare(str(a.get("lemma") or tok.text))
             w = _Word(tok.text, tok.start, tok.end, lemma, str(a.get("pos") or "unknown"))
-            w.other_lemmas = self._other_lemmas(tok.text, lemma)
             root = str(a.get("root") or "").replace(" ", "")
             w.root = "\u221a" + root if root else ""
             words.append(w)
@@ -436,12 +432,16 @@ class Disambiguator:
                     w.gloss_keys = self._own_gloss_keys(w) - w.keys
         return words
 
-    def _other_lemmas(self, token: str, lemma: str) -> tuple[str, ...]:
+    def lookup_forms(self, word: _Word) -> Iterator[str]:
+        """The forms a word's senses are looked up under, in order: its lemma in context, the token, its light stem,
+        then the lexicon's other nominal lemmas of the token, best first, read only when the first ones find nothing
+        (the headword may be another lemma than the one chosen in context: أوراق is the plural of ورقة to the
+        tagger, of the collective ورق to the inventory)."""
+        yield from (word.lemma, word.token, light_stem(word.token))
         analyses = getattr(self.morphology, "analyses", None)
-        if analyses is None:
-            return ()
-        found = (bare(a.lemma) for a in analyses(token) if a.pos in ("noun", "adj"))
-        return tuple(dict.fromkeys(f for f in found if f != lemma))
+        if analyses is not None:
+            found = (bare(a.lemma) for a in analyses(word.token) if a.pos in ("noun", "adj"))
+            yield from (f for f in dict.fromkeys(found) if f != word.lemma)
 
     def _own_gloss_keys(self, word: _Word) -> frozenset[str]:
         """The gloss words (stems) of all senses the word itself could have: its second-hand context."""
@@ -568,7 +568,7 @@ class Disambiguator:
     def candidates(self, word: _Word) -> list[Sense]:
         if word.pos in NO_SENSE_POS:
             return []
-        for form in (word.lemma, word.token, light_stem(word.token), *word.other_lemmas):
+        for form in self.lookup_forms(word):
             found = self.inventory.senses_for(form)
             if found:
                 return found

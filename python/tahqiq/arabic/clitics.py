@@ -23,6 +23,7 @@ from typing import Final
 from tahqiq.arabic.keys import loose_unpunctuated_ta_folded
 
 __all__ = [
+    "ARTICLE_PREFIXES",
     "LIGHT10_PREFIXES",
     "LIGHT10_SUFFIXES",
     "LIGHT_STEM_PREFIXES",
@@ -37,8 +38,10 @@ __all__ = [
     "strip_proclitic_and_article",
 ]
 
+# the article with the one proclitic it may carry before it (the longer first)
+ARTICLE_PREFIXES: Final = ("وال", "فال", "بال", "كال", "لل", "ال")
 # the leading clitics and articles a word may carry (the longer first)
-PROCLITICS: Final = ("وال", "فال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل")
+PROCLITICS: Final = (*ARTICLE_PREFIXES, "و", "ف", "ب", "ل")
 NAME_PROCLITICS: Final = ("", "و", "ف", "ب", "ل", "ك", "وب", "ول", "فب", "فل", "وك", "فك")
 LIGHT_STEM_PREFIXES: Final = tuple(
     sorted(
