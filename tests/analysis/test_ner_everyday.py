@@ -82,7 +82,7 @@ def test_an_object_after_a_post_gets_a_word_sense_not_an_entity_sense(recognizer
 @pytest.fixture(scope="module")
 def in_context() -> Recognizer:
     """The recognizer as the service builds it: no entity starts on a clause-opening verb read in context."""
-    return Recognizer(clause_verbs=Morphology(CACHE_DIR).clause_verbs)
+    return Recognizer(context=Morphology(CACHE_DIR).words_in_context)
 
 
 def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context: Recognizer) -> None:
@@ -101,6 +101,43 @@ def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context:
 )
 def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
     assert entity in found(in_context, text)  # a title in quotes may begin with a verb (خبز "baked")
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("عزيزي سامي، تحية طيبة وبعد", "طيبة"),  # "kind" greetings, not the town of a minor list
+        ("وصل القطار إلى المحطة متأخرا ساعتين", "المحطة"),  # the station, not a village of that name
+        ("كانت الأصوات عالية في السوق", "عالية"),  # "loud", not the town of Aley
+        ("وفي الصباح ذهب إلى شيخ القرية", "القرية"),
+        ("قبل أن تبدأ، تأكد من إغلاق بابها جيدا", "بابها"),  # باب + ها, not ب + أبها
+        ("جلس الطلاب ينظرون إلى ورقة الأسئلة", "ورقة"),  # not و + the city of Raqqa
+        ("رسم الأطفال بيوتا وأشجارا على الجدار", "بيوتا"),
+        ("حمل الحقيبة الثقيلة متعب للظهر", "متعب"),  # "tiring", not a first name alone
+    ],
+)
+def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
+    assert not {e for e in found(in_context, text) if word in e[1]}, found(in_context, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [
+        ("كان سعيد يخرج إلى البحر قبل الفجر", ("PERS", "سعيد")),  # not «سعيد يخرج»: the verb ends the name
+        ("بدأ خالد عمله في غرفة واحدة", ("PERS", "خالد")),  # not «خالد عمله»: his work
+        ("فقدت السيدة نوال خاتمها الذهبي في السوق", ("PERS", "نوال")),
+        ("وقالت مديرته الدكتورة حنادي الحمد إنه يضم 150 سريرا", ("PERS", "حنادي الحمد")),  # a definite family name
+        ("حضره الرئيس عبد المجيد تبون وعدد من القادة", ("PERS", "عبد المجيد تبون")),  # a rare verb reading
+        ("تخرجت سارة من جامعة بيرزيت عام 2019", ("PERS", "سارة")),  # a listed name read as a noun stays
+        ("ذهبية في دورة الألعاب الأولمبية بباريس", ("GPE", "بباريس")),  # ب + باريس
+        ("احتضنتها صالة الأمير عبد الله الفيصل بجدة.", ("GPE", "بجدة")),  # ب + جدة, not a rare word بجدة
+        ("قال إن صادرات النفط من حقول حوض سرت ارتفعت", ("LOC", "حوض سرت")),  # سرت read as a verb, after its head
+        ("عقد مؤتمر صحفي في لوزان", ("GPE", "لوزان")),  # not ل + وزان
+        ("اختتم مهرجان بعلبك الدولي فعالياته", ("GPE", "بعلبك")),  # not ب + علبة
+    ],
+)
+def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
+    assert entity in found(in_context, text), found(in_context, text)
 
 
 @pytest.fixture(scope="module")

@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         "--in-context",
         action="store_true",
         help="as the service runs it: no entity starts on a clause-opening verb read by morphology in context "
-        "(Morphology.clause_verbs, table in var/cache)",
+        "(Morphology.words_in_context, table in var/cache)",
     )
     args = parser.parse_args(argv)
     show_errors = args.errors
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.in_context:
         from tahqiq.analysis.morphology import Morphology
 
-        recognizer = Recognizer(clause_verbs=Morphology(Path("var/cache")).clause_verbs)
+        recognizer = Recognizer(context=Morphology(Path("var/cache")).words_in_context)
     report = ner_report(paths, recognizer)
     m = report["micro"]
     print(f"{report['sentences']} sentences from {', '.join(str(p) for p in paths)}")

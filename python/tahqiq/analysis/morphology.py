@@ -67,9 +67,10 @@ from tahqiq.analysis.morph_backends import (
     make_backend,
     qalsadi_pos,
 )
+from tahqiq.analysis.ner.reading import WordInContext
 from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
 from tahqiq.arabic.clitics import ARTICLE_PREFIXES
-from tahqiq.arabic.keys import bare, loose
+from tahqiq.arabic.keys import bare, key, loose
 from tahqiq.core import Token, scan
 
 __all__ = [
@@ -583,17 +584,30 @@ class Morphology:
                 out.append((token.text, [(self._chosen(view, POS_TAGS[best(scores)], scores), 0.0)]))
         return out
 
-    def clause_verbs(self, text: str) -> frozenset[int]:
-        """The start offsets of the words that open a sentence and that the tagger reads as verbs in context (the
-        entity recognizer lets no one-word entity of a type other than PERS start there: «طالب نواب البرلمان» "the
-        deputies demanded")."""
-        tokens, _views, words = self.tagger_input(text)
+    def words_in_context(self, text: str) -> dict[int, WordInContext]:
+        """How each word of ``text`` reads in its sentence, by its start offset (``WordInContext``). The entity
+        recognizer reads it (``Recognizer(context=...)``): a clause-opening verb or an everyday word is no name (طالب
+        in «طالب نواب البرلمان» "the deputies demanded", عالية in «أصوات عالية»)."""
+        tokens, views, words = self.tagger_input(text)
         assert self.tagger is not None
-        return frozenset(
-            t.start
-            for t, w, scores in zip(tokens, words, self.tagger.tag(words), strict=True)
-            if w.clause_start and POS_TAGS[best(scores)] == "verb" and _opens_sentence(text, t.start)
-        )
+        proper = POS_TAGS.index("noun_prop")
+        out: dict[int, WordInContext] = {}
+        for t, view, w, scores in zip(tokens, views, words, self.tagger.tag(words), strict=True):
+            pos = POS_TAGS[best(scores)]
+            chosen = self._entries[self._chosen(view, pos, scores)]
+            lemma = key(chosen["lemma"])
+            counts = [(key(self._entries[n]["lemma"]) == lemma, self._entries[n]["frequency"]) for n in view[0]]
+            out[t.start] = WordInContext(
+                pos=pos,
+                lemma=lemma,
+                # how common the written word is: its most frequent analysis (the lexicon counts some readings 0,
+                # as the adjective عالي of عالية, whose noun counts 48), and the chosen lemma's own count
+                frequency=int(max(f for _same, f in counts)),
+                lemma_frequency=int(max((f for same, f in counts if same), default=chosen["frequency"])),
+                proper=probabilities(scores)[proper],
+                opens_sentence=w.clause_start and _opens_sentence(text, t.start),
+            )
+        return out
 
     def tagger_input(self, text: str) -> tuple[list[Token], list[View], list[Word]]:
         """The word tokens of ``text``, their views (`_view`) and what the POS tagger sees of them."""

@@ -35,7 +35,7 @@ class AnalysisService:
         self.morphology.load()
         self.senses.load()
         self.disambiguator.example_contexts()  # the sense-tagged examples, lemmatised once (then from the cache)
-        self._recognizer = Recognizer(clause_verbs=self.morphology.clause_verbs)
+        self._recognizer = Recognizer(context=self.morphology.words_in_context)
 
     @property
     def recognizer(self) -> Recognizer:

@@ -38,6 +38,9 @@ def key_seq(text: str) -> tuple[str, ...]:
 
 Gazetteer = dict[str, list[tuple[tuple[str, ...], str]]]  # first key -> [(the other keys, type)], longest first
 
+# a GeoNames town of an Arab country below this population is a minor place (``Lexicon.minor_places``)
+MINOR_POPULATION = 150_000
+
 
 class Lexicon:
     """The compiled lists (``installed``: also the gazetteers read from installed packages) and lookups over
@@ -45,6 +48,7 @@ class Lexicon:
 
     def __init__(self, *, installed: bool = True) -> None:
         self.gaz: Gazetteer = {}
+        self._minor: dict[str, bool] = {}  # one-word name -> whether only lists of minor places hold it
         self.counts: dict[str, int] = {}
         self.stop = frozenset(key(w) for w in read_lines("stopwords.txt"))
         self.stop_content = self.stop
@@ -71,6 +75,11 @@ class Lexicon:
         if installed:
             self._load_installed()
         self._find_nisba_bases()
+        # one-word places that only a list of minor places holds (towns of pyarabic's list, GeoNames towns under
+        # MINOR_POPULATION): read as a common word in context, they need a head or a known place beside them
+        self.minor_places = frozenset(k for k, minor in self._minor.items() if minor)
+        del self._minor
+        self.counts["minor_places"] = len(self.minor_places)
         for lst in self.gaz.values():
             lst.sort(key=lambda e: -len(e[0]))
         self.counts["gazetteer_entries"] = sum(len(v) for v in self.gaz.values())
@@ -174,9 +183,11 @@ class Lexicon:
                 self.nisba_bases.add(ks[0][:-1])
         self.nisba_bases -= {"عالم", "وطن", "ارض"}
 
-    def _add(self, ks: tuple[str, ...], typ: str, source: str) -> None:
+    def _add(self, ks: tuple[str, ...], typ: str, source: str, *, minor: bool = False) -> None:
         if not ks or not all(ks):
             return
+        if len(ks) == 1:
+            self._minor[ks[0]] = minor and self._minor.get(ks[0], True)
         lst = self.gaz.setdefault(ks[0], [])
         if any(rest == ks[1:] for rest, _ in lst):
             return
@@ -225,9 +236,10 @@ class Lexicon:
                 arab = city["countrycode"] in ARAB_COUNTRIES
                 if not arab and city["population"] < 150_000:
                     continue
+                minor = city["population"] < MINOR_POPULATION
                 for alt in city["alternatenames"]:
                     if self._installed_ok(alt) and len(alt.split()) <= 3:
-                        self._add(key_seq(alt), "GPE", "geonames")
+                        self._add(key_seq(alt), "GPE", "geonames", minor=minor)
         except ImportError:  # pragma: no cover
             pass
         try:
@@ -251,8 +263,9 @@ class Lexicon:
                     typ = "LOC"
                 else:
                     typ = "GPE"
-                self._add(key_seq(name), typ, "pyarabic")
-                if "دولة" in label or "عاص" in label:
+                state = "دولة" in label or "عاص" in label  # a country or a capital
+                self._add(key_seq(name), typ, "pyarabic", minor=not state and typ == "GPE")
+                if state:
                     self.nisba_sources.add(key_seq(name))
         except ImportError:  # pragma: no cover
             pass

