@@ -10,6 +10,11 @@
 - A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
   an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
   name, as any common word (وسأله, طلبه: the learned layer's guesses).
+- A nisba of one word that reads as a noun with the pronoun "my" is a kinship noun, no people (جدي "my
+  grandfather", not of Jeddah; وأبي).
+- A post of one word that reads as a function word is none (أمامه "in front of him", not إمام), nor a feminine
+  post whose chosen lemma is the feminine noun itself rather than the title's (السباحة "swimming", not the
+  swimmer; الصيدلية "the pharmacy"), while الممرضة reads as ممرض and stays.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ VERB_FREQUENCY = 100
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
+FUNCTION_POS = frozenset({"adv", "prep", "conj", "part", "pron"})
 
 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
@@ -31,6 +37,10 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     out: list[Span] = []
     for s in spans:
         if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
+            continue
+        if s.j - s.i == 1 and s.type == "NORP" and _my_kin(doc, s.i):
+            continue
+        if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
         if s.type == "PERS":
             cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
@@ -45,6 +55,22 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
 def _opens_as_verb(doc: Reading, i: int) -> bool:
     word = doc.context[i]
     return word is not None and word.opens_sentence and word.pos == "verb"
+
+
+def _my_kin(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    k = doc.keys[i].lstrip("و")
+    return word is not None and word.common and word.pos == "noun" and k.endswith("ي") and k[:-1] == word.lemma
+
+
+def _not_a_post(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    if word is None or not word.common:
+        return False
+    if word.pos in FUNCTION_POS:
+        return True
+    written = bare(doc.toks[i].text)
+    return written.endswith("ة") and word.lemma.endswith("ه") and key(written).endswith(word.lemma)
 
 
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
