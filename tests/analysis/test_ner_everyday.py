@@ -37,6 +37,8 @@ def found(rec: Recognizer, text: str) -> set[tuple[str, str]]:
         ("هذا رجل كريم", "كريم"),  # adjectives that are also first names
         ("كان الرجل كريما وسعيدا", "كريما"),
         ("الرجل الكريم ساعد جاره الطيب", "الطيب"),
+        ("ولقدم الجمل وسادة عريضة تمنعه من الغوص في الرمل", "ولقدم"),  # the camel's foot, not a unit
+        ("استقبلنا صاحب النزل، وقدم لنا الشاي", "وقدم"),  # "and he offered"
     ],
 )
 def test_an_everyday_word_is_no_entity(recognizer: Recognizer, text: str, word: str) -> None:

@@ -19,7 +19,6 @@ from tahqiq.analysis.ner.cues import (
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import Span
 from tahqiq.analysis.ner.words import adjective_next, is_definite
-from tahqiq.arabic.keys import key
 from tahqiq.core import Token
 
 
@@ -30,7 +29,7 @@ def resolve(lex: Lexicon, toks: list[Token], keys: Sequence[str], spans: list[Sp
     spans = [
         s
         for s in spans
-        if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and _lone_unit_ok(toks[s.i].text)))
+        if (s.type != "UNIT" or s.j in quantity_end or (s.j - s.i == 1 and _lone_unit_ok(lex, keys[s.i])))
         and not (s.type == "PERS" and s.rank >= 0 and lex.l_article(keys[s.i]))
         and not _not_a_name_here(lex, toks, keys, s)
     ]
@@ -81,8 +80,10 @@ def resolve(lex: Lexicon, toks: list[Token], keys: Sequence[str], spans: list[Sp
     return out
 
 
-def _lone_unit_ok(text: str) -> bool:
-    return key(text) not in LONE_UNIT_BLOCK
+def _lone_unit_ok(lex: Lexicon, k: str) -> bool:
+    """A unit with no number may stand alone unless it is also an everyday word, with its clitics too (ولقدم
+    الجمل: the camel's foot)."""
+    return not any(st in LONE_UNIT_BLOCK for st, _p in lex.stems(k))
 
 
 def _not_a_name_here(lex: Lexicon, toks: list[Token], keys: Sequence[str], s: Span) -> bool:
