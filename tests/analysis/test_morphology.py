@@ -153,7 +153,7 @@ def test_an_unknown_loanword_is_read_as_its_stem(morph: Morphology) -> None:
     ("kwargs", "error", "field", "says"),
     [
         ({"text": SENTENCE, "task": "stem"}, UnknownTaskError, "task", "full, lemmatization, pos, root"),
-        ({"text": SENTENCE, "flag": "2"}, UnknownFlagError, "flag", "1 (top analysis) or *"),
+        ({"text": SENTENCE, "flag": "2"}, UnknownFlagError, "flag", "1 (the top analysis, chosen in context) or *"),
         ({"text": "  \n"}, EmptyTextError, "text", "empty"),
         ({"text": ""}, EmptyTextError, "text", "empty"),
         ({"text": "ب" * 10_001}, TextTooLongError, "text", "at most 10000"),

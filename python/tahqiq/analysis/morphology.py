@@ -535,7 +535,9 @@ class Morphology:
         if task not in TASKS:
             raise UnknownTaskError(f"unknown task {task!r}: use one of {', '.join(TASKS)}")
         if flag not in FLAGS:
-            raise UnknownFlagError(f"unknown flag {flag!r}: use 1 (top analysis) or * (all analyses)")
+            raise UnknownFlagError(
+                f"unknown flag {flag!r}: use 1 (the top analysis, chosen in context) or * (all analyses, scored)"
+            )
         if not isinstance(text, str) or not text.strip():
             raise EmptyTextError("text is empty: send the Arabic text to analyse")
         if len(text) > self.max_chars:

@@ -113,7 +113,7 @@ class AnalysisService:
         if flag == 1 and not params.is_query:
             flag = "1"  # a JSON number 1 means the same as "1"
         if params.has("flag") and flag not in FLAGS:
-            params.error("flag", "must be 1 (the top analysis) or * (all analyses)")
+            params.error("flag", "must be 1 (the top analysis, chosen in context) or * (all analyses, scored)")
         if params.has("language") and params.raw["language"] != "MSA":
             params.error("language", "only MSA is supported")
         include_lemma = params.boolean("include_lemma")
