@@ -1,13 +1,18 @@
-"""Build and check the everyday NER test set (tests/gold/ner_everyday.jsonl from tests/gold/src/ner_everyday.txt).
+"""Build and check the everyday NER sets: the blind test set ner_everyday and the development set ner_everyday_dev.
 
-The set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
-opinion pieces and letters), written blind for the project: its author read only the conventions of
-docs/design/ner.md, the gold-file notes of docs/quality.md and the line formats of the older sets, never the
-recognizer, its data or its tests, and never ran the system on these sentences. It measures false positives on
-everyday words that are also names or places, and what is found among the few real entities. It measures; it must
-never be used to tune. Licence: CC BY-SA 4.0, written for tahqiq by its authors.
+Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
+opinion pieces and letters). It measures false positives on everyday words that are also names or places, and what
+is found among the few real entities. Licence: CC BY-SA 4.0, written for tahqiq by its authors.
 
-Source format (tests/gold/src/ner_everyday.txt):
+- ner_everyday (tests/gold/src/ner_everyday.txt -> tests/gold/ner_everyday.jsonl) was written blind: its author
+  read only the conventions of docs/design/ner.md, the gold-file notes of docs/quality.md and the line formats of
+  the older sets, never the recognizer, its data or its tests, and never ran the system on these sentences. It
+  measures; it must never be used to tune.
+- ner_everyday_dev (tests/gold/src/ner_everyday_dev.txt -> tests/gold/ner_everyday_dev.jsonl) is a development
+  set of other texts, annotated with the test set's decisions (its author read the test set's header, never its
+  sentences; its own header says what else was read and what it decided): it may be read and tuned on.
+
+Source format (tests/gold/src/<set>.txt):
 
 - a line starting with `#` is a comment; `# genre: story|howto|classroom|opinion` sets the genre (the jsonl
   `topic`) of the sentences after it;
@@ -18,9 +23,11 @@ Source format (tests/gold/src/ner_everyday.txt):
 Offsets are code points and must fall on token boundaries of the scanner (tests/support/reference_text.py
 `scan_ref`, the pure-Python twin of tahqiq.core.scan).
 
-    python scripts/ner_everyday_gold.py build    # src -> jsonl, then check
-    python scripts/ner_everyday_gold.py check    # check the jsonl against the source and the scanner
-    python scripts/ner_everyday_gold.py stats    # tokens and entities per genre and per type
+    python scripts/ner_everyday_gold.py build [SET]    # src -> jsonl, then check
+    python scripts/ner_everyday_gold.py check [SET]    # check the jsonl against the source and the scanner
+    python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
+
+SET is ner_everyday (the default) or ner_everyday_dev.
 """
 
 from __future__ import annotations
@@ -33,8 +40,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC = ROOT / "tests" / "gold" / "src" / "ner_everyday.txt"
-OUT = ROOT / "tests" / "gold" / "ner_everyday.jsonl"
+GOLD = ROOT / "tests" / "gold"
+SETS = {name: (GOLD / "src" / f"{name}.txt", GOLD / f"{name}.jsonl") for name in ("ner_everyday", "ner_everyday_dev")}
+DEFAULT_SET = "ner_everyday"
+SRC, OUT = SETS[DEFAULT_SET]
 
 TYPES = (
     "PERS NORP OCC ORG GPE LOC FAC EVENT DATE TIME CARDINAL ORDINAL PERCENT "
@@ -123,11 +132,11 @@ def parse(path: Path = SRC) -> list[dict]:
     return records
 
 
-def check(records: list[dict] | None = None) -> list[str]:
-    """Problems in the jsonl: shape, slices, types, token boundaries, agreement with the source."""
+def check(records: list[dict] | None = None, src: Path = SRC, out: Path = OUT) -> list[str]:
+    """Problems in the jsonl `out`: shape, slices, types, token boundaries, agreement with the source `src`."""
     scan = _scan()
     problems: list[str] = []
-    lines = OUT.read_text(encoding="utf-8").splitlines()
+    lines = out.read_text(encoding="utf-8").splitlines()
     rows = [json.loads(x) for x in lines if x.strip()]
     for i, row in enumerate(rows, 1):
         if row.get("id") != i:
@@ -149,7 +158,7 @@ def check(records: list[dict] | None = None) -> list[str]:
                 problems.append(f"id {i}: duplicate {e!r}")
             spans.add(key)
     if records is None:
-        records = parse()
+        records = parse(src)
     if records != rows:
         problems.append("jsonl differs from the source: run `build`")
     return problems
@@ -184,14 +193,19 @@ def stats(rows: list[dict]) -> str:
 
 def main(argv: list[str]) -> int:
     cmd = argv[1] if len(argv) > 1 else "check"
+    name = argv[2] if len(argv) > 2 else DEFAULT_SET
+    if name not in SETS:
+        print(f"unknown set {name!r}: one of {', '.join(SETS)}")
+        return 2
+    src, out = SETS[name]
     if cmd == "build":
-        records = parse()
-        OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
-        problems = check(records)
+        records = parse(src)
+        out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        problems = check(records, src, out)
     elif cmd == "check":
-        problems = check()
+        problems = check(src=src, out=out)
     elif cmd == "stats":
-        rows = [json.loads(x) for x in OUT.read_text(encoding="utf-8").splitlines() if x.strip()]
+        rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
         print(stats(rows))
         return 0
     else:
