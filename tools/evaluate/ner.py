@@ -82,16 +82,17 @@ def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None =
     }
 
 
-BLIND_PREFIXES = ("ner_test", "ner_everyday")  # the blind sets: scored only when named, each look counted
+BLIND_PREFIX = "ner_test"  # the blind sets: scored only when named, each look counted
+BLIND_NAMES = frozenset({"ner_everyday"})  # (ner_everyday_dev is its development twin, read freely)
 
 
 def is_blind(path: Path) -> bool:
-    return path.name.startswith(BLIND_PREFIXES)
+    return path.stem.startswith(BLIND_PREFIX) or path.stem in BLIND_NAMES
 
 
 def development_gold_paths(gold_dir: Path) -> list[Path]:
     """The NER gold files of `gold_dir` a run may score without counting a look: all but the blind ones
-    (``ner_test*``, ``ner_everyday``)."""
+    (``ner_test*``, ``ner_everyday``; ``ner_everyday_dev`` is a development set)."""
     return [path for path in sorted(gold_dir.glob("ner_*.jsonl")) if not is_blind(path)]
 
 
