@@ -15,7 +15,13 @@ GOLD = Path(__file__).parents[1] / "gold"
 # PRODUCT and ORDINAL), its held-out second half (ids 76-150) 0.89 (was 0.79, then 0.85, 0.87), ner_types 0.93
 # (0.81 when first measured), ner_news 0.89 (its ids 1-73 trained on; ids 1-73 0.84 when first measured, ids
 # 74-98 0.86 when measured once at the end); the floors sit a little under
-MIN_F1 = {"ner_dev.jsonl": 0.93, "ner_msa.jsonl": 0.89, "ner_types.jsonl": 0.90, "ner_news.jsonl": 0.86}
+MIN_F1 = {
+    "ner_dev.jsonl": 0.93,
+    "ner_msa.jsonl": 0.89,
+    "ner_types.jsonl": 0.90,
+    "ner_news.jsonl": 0.86,
+    "ner_everyday_dev.jsonl": 0.48,
+}
 MIN_F1_HELD_OUT = 0.87
 
 

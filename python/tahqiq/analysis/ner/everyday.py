@@ -26,6 +26,7 @@ from tahqiq.arabic.keys import bare, key
 # below this corpus frequency of the chosen lemma, a present-tense verb may still be a family name no list knows
 # (تبون read as a verb)
 VERB_FREQUENCY = 100
+PAST_VERB_FREQUENCY = 300  # a past verb without a prefix is more often read into a family name (شوكت 30)
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
@@ -43,6 +44,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
         if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
         if s.type == "PERS":
+            if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
+                continue
             cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
             if cut < s.j:
                 s = Span(s.type, s.i, cut, s.rank)
@@ -79,11 +82,26 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     word = doc.context[x]
     if word is None or not word.common or k in lex.name_part:
         return False
+    if k[:1] == "و" and k[1:] not in lex.name_part:
+        return True  # «عملك نبيل وصعب»: a name part after و is a listed one (وهبة is listed)
     if word.pos == "verb":
-        return word.lemma_frequency >= VERB_FREQUENCY and k.lstrip("وف")[:1] in PRESENT_PREFIXES
+        if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
+            return word.lemma_frequency >= VERB_FREQUENCY
+        return word.lemma_frequency >= PAST_VERB_FREQUENCY  # ناصر صار
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _opens_no_name(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a verb or a function word, or as an adjective no list knows as a name part (يزيد عادة,
+    بينهما; but محمد read as an adjective still opens محمد السادس)."""
+    word = doc.context[i]
+    if word is None or not word.common:
+        return False
+    if word.pos == "adj":
+        return doc.keys[i].lstrip("و") not in lex.name_part
+    return word.pos in NOT_NAME_POS
 
 
 def _not_a_name_alone(lex: Lexicon, doc: Reading, i: int) -> bool:

@@ -9,6 +9,7 @@ from tahqiq.analysis.ner.cues import (
     DAYS,
     DIGIT_ORDINAL,
     DURATION,
+    LONE_ONE,
     MORE_LESS,
     SINGLE_DATES,
     TIME_HEAD,
@@ -153,6 +154,8 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
     if unit:
         add("QUANTITY", i, unit[0].j, 0)
         return unit[0].j
+    if j - i == 1 and any(st in LONE_ONE for st, _p in lex.stems(k)):
+        return 0  # غرفة واحدة, كل واحد: "one" alone is no CARDINAL
     add("CARDINAL", i, j, 2)
     return j
 
