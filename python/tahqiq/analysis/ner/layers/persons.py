@@ -10,6 +10,7 @@ from tahqiq.analysis.ner.cues import (
     FOREIGN_LINKS,
     KIN_PAIRS,
     KINSHIP,
+    NAME_CUES,
     NAME_LINKS,
     NISBA_PERSON_PREPS,
     NOT_NAME_PARTS,
@@ -134,8 +135,8 @@ def names_after_titles(lex: Lexicon, doc: Reading) -> None:
 
 def _name_anchors(lex: Lexicon, doc: Reading) -> list[int]:
     """Where a name may start: after a post (definite, with a nisba, of two words or with its possessive; not a
-    plural), after a kinship noun with its pronoun, after a counterpart's nisba (نظيره الإيراني عباس عراقجي) or a
-    nisba after a preposition (على الإيطالي لوكا نارديه)."""
+    plural), after a kinship noun with its pronoun, after "his name is" (اسمه, يدعى), after a counterpart's nisba
+    (نظيره الإيراني عباس عراقجي) or a nisba after a preposition (على الإيطالي لوكا نارديه)."""
     toks, keys, n, spans, base_at, heads_of = doc.toks, doc.keys, doc.n, doc.spans, doc.base_at, doc.heads_of
     nisba_ends = {s.j for s in spans if s.type == "NORP"}
     anchors = [
@@ -152,6 +153,7 @@ def _name_anchors(lex: Lexicon, doc: Reading) -> list[int]:
         and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
     ]
     anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
+    anchors += [q + 1 for q in range(n - 1) if keys[q] in NAME_CUES]  # طفل اسمه ناصر
     anchors += [
         s.j
         for s in spans
