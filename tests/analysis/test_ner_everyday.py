@@ -121,6 +121,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("حمل الحقيبة الثقيلة متعب للظهر", "متعب"),  # "tiring", not a first name alone
         ("كان جدي يملك بستانا صغيرا", "جدي"),  # "my grandfather", not a nisba of Jeddah
         ("بدأ خالد عمله في غرفة واحدة", "واحدة"),  # "one" alone is no CARDINAL
+        ("نظر إلى عجلاتها الصغيرة بعينه اليمنى", "اليمنى"),  # "the right one", not of Yemen
+        ("وسار خلف أبيه على الحجارة المبللة", "أبيه"),  # "his father"
+        ("كانت العنزة البيضاء تمشي أمامهما", "البيضاء"),  # "white", not the Libyan town
+        ("وامسح القعر بإسفنجة ناعمة", "ناعمة"),  # "soft", a rare word in the lexicon's corpus
         ("وثمنها لا يزيد عادة على عشرة جنيهات", "يزيد"),  # "exceeds", not a first name
         ("أعرف أن عملك نبيل وصعب", "وصعب"),  # two adjectives, not a name
         ("أمي وأبي العزيزين، وصلنا إلى المخيم بسلام", "وأبي"),
@@ -152,6 +156,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("احتضنتها صالة الأمير عبد الله الفيصل بجدة.", ("GPE", "بجدة")),  # ب + جدة, not a rare word بجدة
         ("قال إن صادرات النفط من حقول حوض سرت ارتفعت", ("LOC", "حوض سرت")),  # سرت read as a verb, after its head
         ("عقد مؤتمر صحفي في لوزان", ("GPE", "لوزان")),  # not ل + وزان
+        ("وسط استعدادات في مسقط وصلالة ونزوى", ("GPE", "ونزوى")),  # a minor place in a list after a known one
         ("اختتم مهرجان بعلبك الدولي فعالياته", ("GPE", "بعلبك")),  # not ب + علبة
     ],
 )

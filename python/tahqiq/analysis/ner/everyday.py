@@ -10,8 +10,9 @@
 - A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
   an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
   name, as any common word (وسأله, طلبه: the learned layer's guesses).
-- A nisba of one word that reads as a noun with the pronoun "my" is a kinship noun, no people (جدي "my
-  grandfather", not of Jeddah; وأبي).
+- A nisba of one word that reads as a noun with a possessive pronoun is a kinship noun, no people (جدي "my
+  grandfather", not of Jeddah; وأبي, أبيه), and one that reads as an adjective whose lemma is no nisba is none
+  (اليمنى "the right one", of أيمن, not of Yemen).
 - A post of one word that reads as a function word is none (أمامه "in front of him", not إمام), nor a feminine
   post whose chosen lemma is the feminine noun itself rather than the title's (السباحة "swimming", not the
   swimmer; الصيدلية "the pharmacy"), while الممرضة reads as ممرض and stays.
@@ -39,7 +40,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     for s in spans:
         if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
             continue
-        if s.j - s.i == 1 and s.type == "NORP" and _my_kin(doc, s.i):
+        if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
             continue
         if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
@@ -60,10 +61,14 @@ def _opens_as_verb(doc: Reading, i: int) -> bool:
     return word is not None and word.opens_sentence and word.pos == "verb"
 
 
-def _my_kin(doc: Reading, i: int) -> bool:
+def _no_nisba(doc: Reading, i: int) -> bool:
     word = doc.context[i]
+    if word is None or not word.common:
+        return False
     k = doc.keys[i].lstrip("و")
-    return word is not None and word.common and word.pos == "noun" and k.endswith("ي") and k[:-1] == word.lemma
+    if word.pos == "noun":
+        return (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+    return word.pos == "adj" and k.endswith(("ي", "يه")) and not word.lemma.endswith("ي")
 
 
 def _not_a_post(doc: Reading, i: int) -> bool:

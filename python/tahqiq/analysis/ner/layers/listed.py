@@ -156,8 +156,8 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
 def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
     (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
-    word (القرية, عالية in «أصوات عالية»); then only a place, and only after a head such as مدينة, قرية or حوض or
-    right before a comma and a known place (الزيتون، رام الله)."""
+    word (القرية, عالية in «أصوات عالية»); then only a place, and only after a head such as مدينة, قرية or حوض,
+    right before a comma and a known place (الزيتون، رام الله), or in a list after one (مسقط وصلالة ونزوى)."""
     keys = doc.keys
     stems = [st for st, _p in lex.stems(keys[i])]
     everyday = any(lex.is_everyday(st) for st in stems) or (
@@ -170,13 +170,33 @@ def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     if i > 0 and any(st in GPE_PREFIX or st in NATURAL_HEADS_LISTED for st, _p in lex.stems(keys[i - 1])):
         return True  # بمدينة صور, حوض سرت
     after = i + 2
-    return (
+    if (
         after < doc.n
         and doc.toks[i + 1].text in ("،", ",")
         and (g := lex.gaz_match(keys, after)) is not None
         and g[1] == "GPE"
         and not lex.is_everyday(keys[after])
-    )
+    ):
+        return True
+    return keys[i].startswith("و") and _after_listed_places(lex, doc, i)
+
+
+def _after_listed_places(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i ends a list of places: a known place (neither everyday nor minor) before it, alone or with commas
+    and other places between (مسقط وصلالة ونزوى)."""
+    x = i - 1
+    while x >= 0:
+        if doc.toks[x].text in ("،", ","):
+            x -= 1
+            continue
+        g = lex.gaz_match(doc.keys, x)
+        if g is None or g[0] != x + 1 or g[1] not in ("GPE", "LOC"):
+            return False
+        stems = [st for st, _p in lex.stems(doc.keys[x])]
+        if not any(st in lex.minor_places or lex.is_everyday(st) for st in stems):
+            return True
+        x -= 1
+    return False
 
 
 def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:
@@ -191,15 +211,15 @@ def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:
 
 
 def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Morphology in context reads token i as a common word that accounts for the whole word: a verb, or a
-    frequent noun or adjective whose lemma begins the word once a conjunction, or a preposition before the article,
-    is taken off (المحطة is محطة, وعالية is عالي, بالقرية is قرية), not one that reads a name's first letters as
-    clitics (فلوريدا as ف + ل + وريد, لوزان as ل + وزان, بعلبك as ب + علبة)."""
+    """Morphology in context reads token i as a common word the lexicon's corpus knows, that accounts for the whole
+    word: a verb, an adjective, or a noun whose lemma begins the word once a conjunction, or a preposition before
+    the article, is taken off (المحطة is محطة, وباقة is باقة, بالقرية is قرية), not one that reads a name's first
+    letters as clitics (فلوريدا as ف + ل + وريد, لوزان as ل + وزان, بعلبك as ب + علبة)."""
     word = doc.context[i]
-    if word is None or not word.common or word.frequency < COMMON_FREQUENCY:
+    if word is None or not word.common or not word.frequency:
         return False
-    if word.pos == "verb":
-        return True
+    if word.pos in ("verb", "adj"):
+        return True  # البيضاء is أبيض, ناعمة ناعم
     k = doc.keys[i]
     head = word.lemma[:3]
     return any(
