@@ -122,6 +122,8 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("كان جدي يملك بستانا صغيرا", "جدي"),  # "my grandfather", not a nisba of Jeddah
         ("بدأ خالد عمله في غرفة واحدة", "واحدة"),  # "one" alone is no CARDINAL
         ("نظر إلى عجلاتها الصغيرة بعينه اليمنى", "اليمنى"),  # "the right one", not of Yemen
+        ("وقد طالب السكان بمصباح واحد في الشارع", "طالب"),  # "demanded", after قد
+        ("قال أبي إن جمال القصص في الظلام", "جمال"),  # "the beauty of stories"
         ("وسار خلف أبيه على الحجارة المبللة", "أبيه"),  # "his father"
         ("كانت العنزة البيضاء تمشي أمامهما", "البيضاء"),  # "white", not the Libyan town
         ("وامسح القعر بإسفنجة ناعمة", "ناعمة"),  # "soft", a rare word in the lexicon's corpus
@@ -189,7 +191,7 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
-    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.561, 18.9 spurious entities per 1,000 words)."""
+    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.591, 16.0 spurious entities per 1,000 words)."""
     report = ner_report([GOLD / "ner_everyday_dev.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.55, report["micro"]
-    assert report["fp_per_1000_words"] <= 19.5, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.58, report["micro"]
+    assert report["fp_per_1000_words"] <= 16.5, report["fp_per_1000_words"]

@@ -3,13 +3,16 @@
 (``layers.listed``) and for persons of one word (``layers.persons``); these rules see the learned layer's spans too.
 
 - No one-word entity other than a person starts on a word that opens a sentence as a verb: طالب in «طالب نواب
-  البرلمان» is "demanded", not the post.
+  البرلمان» is "demanded", not the post. No post, organisation, place or facility starts on a frequent verb
+  anywhere (وقد طالب السكان).
 - A person's name ends before a word that cannot continue it: a frequent present-tense verb (سعيد يخرج), a noun
   with its possessive pronoun (خالد عمله, نوال خاتمها); unless a list knows the word as a name part. A definite
   noun may end a name (حنادي الحمد, عبد الله الفيصل), so it does not end one.
 - A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
   an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
-  name, as any common word (وسأله, طلبه: the learned layer's guesses).
+  name, as any common word (وسأله, طلبه: the learned layer's guesses). A name opens on no verb, function word or
+  adjective no list knows (يزيد عادة), and two common words, the first surely no proper noun and the second a
+  frequent definite word no list knows, are no name (جمال القصص "the beauty of stories").
 - A nisba of one word that reads as a noun with a possessive pronoun is a kinship noun, no people (جدي "my
   grandfather", not of Jeddah; وأبي, أبيه), and one that reads as an adjective whose lemma is no nisba is none
   (اليمنى "the right one", of أيمن, not of Yemen).
@@ -32,6 +35,8 @@ PAST_VERB_FREQUENCY = 300  # a past verb without a prefix is more often read int
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
 FUNCTION_POS = frozenset({"adv", "prep", "conj", "part", "pron"})
+NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
+SURELY_COMMON = 0.1  # P(proper noun) below which a first name read in context is a common word
 
 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
@@ -40,12 +45,16 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     for s in spans:
         if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
             continue
+        if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
+            continue
         if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
             continue
         if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
         if s.type == "PERS":
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
+                continue
+            if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
                 continue
             cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
             if cut < s.j:
@@ -96,6 +105,28 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _frequent_verb(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= VERB_FREQUENCY
+
+
+def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a common word, surely no proper noun, and token i + 1 as a frequent definite common word
+    no list knows as a name part: جمال القصص "the beauty of stories" (a family name with the article is rarely
+    that frequent a word: ماجد الفطيم)."""
+    first, second = doc.context[i], doc.context[i + 1]
+    return (
+        first is not None
+        and second is not None
+        and first.common
+        and first.proper < SURELY_COMMON
+        and second.common
+        and doc.keys[i + 1].startswith("ال")
+        and second.lemma_frequency >= VERB_FREQUENCY
+        and doc.keys[i + 1] not in lex.name_part
+    )
 
 
 def _opens_no_name(lex: Lexicon, doc: Reading, i: int) -> bool:
