@@ -57,6 +57,13 @@ def test_a_clause_initial_verb_is_read_as_the_verb(morph: Morphology, sentence: 
         ("طالب نواب البرلمان بالتحقيق", 0, "verb"),
         ("وضع الطالب القلم على الطاولة", 0, "verb"),
         ("جاء الطالب المجتهد", 2, "adj"),
+        (
+            "شرب الطفل الحليب",
+            2,
+            "noun",
+        ),  # the object, though a definite word after a definite noun is often its adjective
+        ("كتب الطلاب الواجب", 2, "noun"),
+        ("شرب الطفل الحليب الطازج", 3, "adj"),
     ],
 )
 def test_the_same_form_takes_its_reading_from_the_sentence(

@@ -13,8 +13,8 @@
   name, as any common word (وسأله, طلبه: the learned layer's guesses). A name opens on no verb, function word or
   adjective no list knows (يزيد عادة), and two common words, the first surely no proper noun and the second a
   frequent definite word no list knows, are no name (جمال القصص "the beauty of stories").
-- A nisba of one word that reads as a noun with a possessive pronoun is a kinship noun, no people (جدي "my
-  grandfather", not of Jeddah; وأبي, أبيه), and one that reads as an adjective whose lemma is no nisba is none
+- A nisba of one word that reads as a kinship noun with a possessive pronoun is no people (جدي "my
+  grandfather", not of Jeddah; وأبي, أبيه; the kinship lemmas are cues kin_lemma), and one that reads as an adjective whose lemma is no nisba is none
   (اليمنى "the right one", of أيمن, not of Yemen).
 - A post of one word that reads as a function word is none (أمامه "in front of him", not إمام), nor a feminine
   post whose chosen lemma is the feminine noun itself rather than the title's (السباحة "swimming", not the
@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+from tahqiq.analysis.ner.cues import KIN_LEMMAS, REGNAL
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading, Span
 from tahqiq.arabic.keys import bare, key
@@ -36,7 +37,8 @@ PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", 
 PRESENT_PREFIXES = "يتن"
 FUNCTION_POS = frozenset({"adv", "prep", "conj", "part", "pron"})
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
-SURELY_COMMON = 0.1  # P(proper noun) below which a first name read in context is a common word
+SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
+# جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
@@ -76,7 +78,9 @@ def _no_nisba(doc: Reading, i: int) -> bool:
         return False
     k = doc.keys[i].lstrip("و")
     if word.pos == "noun":
-        return (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+        return word.lemma in KIN_LEMMAS and (
+            (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+        )
     return word.pos == "adj" and k.endswith(("ي", "يه")) and not word.lemma.endswith("ي")
 
 
@@ -126,6 +130,7 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and doc.keys[i + 1].startswith("ال")
         and second.lemma_frequency >= VERB_FREQUENCY
         and doc.keys[i + 1] not in lex.name_part
+        and doc.keys[i + 1] not in REGNAL  # محمد السادس
     )
 
 
