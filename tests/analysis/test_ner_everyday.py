@@ -49,8 +49,9 @@ def test_an_everyday_word_is_no_entity(recognizer: Recognizer, text: str, word: 
 
 
 def test_a_post_with_the_article_takes_no_noun_after_it(recognizer: Recognizer) -> None:
-    # «وضع الطالب القلم»: the student put the pen; القلم is the object, not part of the post
-    assert found(recognizer, "وضع الطالب القلم على الطاولة") == {("OCC", "الطالب")}
+    # «وضع الطالب القلم»: the student put the pen; القلم is the object, and a student holds no post
+    assert found(recognizer, "وضع الطالب القلم على الطاولة") == set()
+    assert found(recognizer, "وضع الطبيب القلم على الطاولة") == {("OCC", "الطبيب")}
     # … while an adjective stays with the post
     assert ("OCC", "الممثل الخاص") in found(recognizer, "قال الممثل الخاص للأمين العام إن المحادثات مستمرة")
     assert ("OCC", "الرئيس التنفيذي") in found(recognizer, "استقال الرئيس التنفيذي للشركة أمس")
@@ -73,15 +74,15 @@ def test_names_and_places_with_evidence_stay(recognizer: Recognizer, text: str, 
 
 
 def test_an_object_after_a_post_gets_a_word_sense_not_an_entity_sense(recognizer: Recognizer, tmp_path: Path) -> None:
-    # القلم once read as entity:OCC, inside the span «الطالب القلم»
-    text = "وضع الطالب القلم على الطاولة"
+    # القلم once read as entity:OCC, inside the span «الطالب القلم»; a post before it still is one
+    text = "وضع الطبيب القلم على الطاولة"
     inventory = SenseInventory(tmp_path)
     inventory.load()
     wsd = Disambiguator(inventory, Morphology(CACHE_DIR))
     entities = [e.as_dict() for e in recognizer.recognize(text)]
     senses = {item["token"]: item["sense_id"] for item in wsd.disambiguate(text, entities=entities)}
     assert not str(senses["القلم"]).startswith("entity:")
-    assert senses["الطالب"] == "entity:OCC"
+    assert senses["الطبيب"] == "entity:OCC"
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +92,10 @@ def in_context() -> Recognizer:
 
 
 def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context: Recognizer) -> None:
-    text = "طالب نواب البرلمان بالتحقيق في الحادث"  # "the deputies demanded": طالب is the verb
-    assert ("OCC", "طالب") in found(recognizer, text)  # what the rules alone say
+    text = "حاكم القضاء المتهمين بالفساد"  # "the judiciary tried": حاكم is the verb, not the ruler
+    assert [e for e in found(recognizer, text) if e[0] == "OCC" and e[1].startswith("حاكم")]  # the rules alone
+    assert not [e for e in found(in_context, text) if e[0] == "OCC"]
+    text = "طالب نواب البرلمان بالتحقيق في الحادث"  # "the deputies demanded" (a student is no OCC either)
     assert ("OCC", "طالب") not in found(in_context, text)
     assert ("ORG", "البرلمان") in found(in_context, text)
 
@@ -100,7 +103,7 @@ def test_a_clause_opening_verb_opens_no_name(recognizer: Recognizer, in_context:
 @pytest.mark.parametrize(
     ("text", "entity"),
     [
-        ("قال طالب في الجامعة إن الامتحان صعب", ("OCC", "طالب")),  # the noun, after the verb
+        ("قال الطبيب إن المريض بخير", ("OCC", "الطبيب")),  # a post after the verb
         ("فاز الروائي بجائزة عن روايته «خبز على طاولة الخال ميلاد»", ("PRODUCT", "خبز على طاولة الخال ميلاد")),
     ],
 )
