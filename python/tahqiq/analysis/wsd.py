@@ -54,6 +54,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from tahqiq.analysis.project_senses import SENSES_EXAMPLES_FILE, SENSES_FILE, digest, read_marked, read_senses
 from tahqiq.arabic.clitics import light_stem
 from tahqiq.arabic.keys import bare, loose, loose_unpunctuated_ta_folded
 from tahqiq.core import scan
@@ -66,14 +67,19 @@ __all__ = [
     "SenseInventory",
     "entity_sense_id",
     "parse_examples",
+    "project_examples",
     "read_examples",
     "sense_id_for",
+    "shipped_examples",
 ]
 
 SOURCE: Final = "arramooz"
-FORMAT: Final = 2
+PROJECT_SOURCE: Final = "tahqiq"  # the senses the project writes (data/senses.txt)
+FORMAT: Final = 3
 ENTITY_PREFIX: Final = "entity:"
-NO_SENSE_POS: Final = frozenset(("verb", "prep", "conj", "pron", "part", "num", "adv"))
+NO_SENSE_POS: Final = frozenset(("prep", "conj", "pron", "part", "num", "adv"))
+# the project's senses come after the lexicon's rows among headwords of equal frequency
+PROJECT_ROW: Final = 1_000_000
 DISTANCE_DECAY: Final = 0.05
 # Context words count within this many words on either side (a word 50 away weighs 1/3.5 of a neighbour): the work
 # per word is bounded, so a text's work grows linearly with its length, and a sentence (under 50 words) is whole.
@@ -168,15 +174,18 @@ class Sense:
     frequency: int  # the headword's count in arramooz's word-frequency table
     row: int  # the headword's row in the lexicon (its order among headwords of equal frequency)
     stems: frozenset[str]  # signature words, clitic-stripped
+    pos: str = "noun"  # noun (every arramooz sense) or verb
+    source: str = SOURCE  # arramooz, or tahqiq for the senses the project writes
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "sense_id": self.sense_id,
             "headword": self.headword,
             "sense_number": self.number,
+            "pos": self.pos,
             "gloss": self.gloss,
             "headword_frequency": self.frequency,
-            "source": SOURCE,
+            "source": self.source,
         }
 
 
@@ -233,12 +242,47 @@ def parse_examples(source: str) -> list[Example]:
 
 
 def read_examples(path: str | os.PathLike[str] = EXAMPLES_FILE) -> list[Example]:
-    """The project's sense-tagged examples (``data/wsd_examples.txt`` by default)."""
+    """The project's sense-tagged examples of the lexicon's senses (``data/wsd_examples.txt`` by default)."""
     return parse_examples(Path(path).read_text(encoding="utf-8"))
+
+
+def project_examples() -> list[Example]:
+    """The sense-tagged examples of the project's own senses (``data/senses_examples.txt``): ``headword#number``
+    names the sense of that headword and number in ``data/senses.txt``."""
+    pos_of = {(p.headword, p.number): p.pos for p in read_senses()}
+    out = []
+    for m in read_marked():
+        pos = pos_of.get((m.headword, m.number))
+        if pos is None:
+            raise ValueError(f"senses_examples.txt: {m.headword}#{m.number} is no sense of senses.txt")
+        sid = sense_id_for(PROJECT_SOURCE, f"{m.headword}:{pos}", m.number)
+        out.append(Example(bare(m.headword), sid, m.text, m.start, m.end))
+    return out
+
+
+def shipped_examples() -> list[Example]:
+    """Every sense-tagged example the project ships: the lexicon's senses' and its own senses'."""
+    return read_examples() + project_examples()
 
 
 def _arramooz_dir() -> Path:
     return Path(str(resources.files("arramooz") / "data"))
+
+
+def _project_senses(noun_freq: Counter[str], verb_freq: Counter[str]) -> list[Sense]:
+    """The senses the project writes (data/senses.txt), with the lexicon's frequency of their headword: a noun's
+    as the lexicon spells it, a verb's summed over its spellings."""
+    out: list[Sense] = []
+    for p in read_senses():
+        key = loose_unpunctuated_ta_folded(bare(p.headword))
+        count = noun_freq.get(p.headword.rstrip("\u064c\u064b\u064d"), 0) if p.pos == "noun" else verb_freq.get(key, 0)
+        gloss = p.gloss.split(" — ", 1)[0]  # the Arabic definition is the signature; an English gloss may follow
+        stems = frozenset(light_stem(w) for w in _content_words(gloss)) - {key, light_stem(key)}
+        sid = sense_id_for(PROJECT_SOURCE, f"{p.headword}:{p.pos}", p.number)
+        out.append(
+            Sense(sid, p.headword, key, p.number, p.gloss, count, PROJECT_ROW + p.line, stems, p.pos, PROJECT_SOURCE)
+        )
+    return out
 
 
 class SenseInventory:
@@ -259,7 +303,7 @@ class SenseInventory:
 
     @property
     def path(self) -> Path:
-        return self.cache_dir / f"wsd-{SOURCE}-{self.version()}.pickle"
+        return self.cache_dir / f"wsd-{SOURCE}-{self.version()}-{digest(SENSES_FILE)}.pickle"
 
     def load(self) -> None:
         if self._senses is not None:
@@ -287,7 +331,18 @@ class SenseInventory:
             "senses": [
                 {
                     f: getattr(s, f)
-                    for f in ("sense_id", "headword", "key", "number", "gloss", "frequency", "row", "stems")
+                    for f in (
+                        "sense_id",
+                        "headword",
+                        "key",
+                        "number",
+                        "gloss",
+                        "frequency",
+                        "row",
+                        "stems",
+                        "pos",
+                        "source",
+                    )
                 }
                 for s in senses
             ],
@@ -297,10 +352,13 @@ class SenseInventory:
     def _build(self) -> list[Sense]:
         data = self.data_dir or _arramooz_dir()
         freq: Counter[str] = Counter()
+        verb_freq: Counter[str] = Counter()  # by loose key: the table's verbs are vocalized in several ways
         with contextlib.closing(sqlite3.connect(f"file:{data / 'wordfreq.sqlite'}?mode=ro", uri=True)) as db:
             for vocalized, word_type, count in db.execute("SELECT vocalized, word_type, freq FROM wordfreq"):
                 if word_type == "noun":
                     freq[vocalized] += int(count)
+                elif word_type == "verb":
+                    verb_freq[loose_unpunctuated_ta_folded(str(vocalized))] += int(count)
         senses: list[Sense] = []
         seen: set[str] = set()
         rows_of: Counter[str] = Counter()
@@ -323,6 +381,7 @@ class SenseInventory:
                     seen.add(sid)
                     stems = frozenset(light_stem(w) for w in _content_words(gloss)) - {key, light_stem(key)}
                     senses.append(Sense(sid, headword, key, number, gloss, count, row, stems))
+        senses.extend(_project_senses(freq, verb_freq))
         return senses
 
     def _install(self, senses: list[Sense]) -> None:
@@ -339,10 +398,12 @@ class SenseInventory:
         self._senses = senses
 
     # ----------------------------------------------------------------------------------------- public
-    def senses_for(self, word: str) -> list[Sense]:
-        """Senses of the headwords written like ``word`` (diacritics ignored), most frequent sense first."""
+    def senses_for(self, word: str, pos: str | None = None) -> list[Sense]:
+        """Senses of the headwords written like ``word`` (diacritics ignored), most frequent sense first; with
+        ``pos`` (noun or verb), that POS's only."""
         self.load()
-        return list(self._by_key.get(loose_unpunctuated_ta_folded(word), ()))
+        found = self._by_key.get(loose_unpunctuated_ta_folded(word), ())
+        return [s for s in found if s.pos == pos] if pos is not None else list(found)
 
     def get(self, sense_id: str) -> Sense | None:
         self.load()
@@ -356,7 +417,7 @@ class SenseInventory:
     def sizes(self) -> dict[str, Any]:
         self.load()
         return {
-            "wsd_source": f"{SOURCE} {self.version()}",
+            "wsd_source": f"{SOURCE} {self.version()} + {PROJECT_SOURCE} {digest(SENSES_FILE)}",
             "wsd_senses": len(self._by_id),
             "wsd_headwords": len(self._by_key),
             "wsd_ambiguous_headwords": sum(1 for g in self._by_key.values() if len(g) > 1),
@@ -401,7 +462,7 @@ class Disambiguator:
         self.smoothing = smoothing
         self.root_weight = root_weight
         self.second_weight = second_weight
-        self._examples = list(read_examples() if examples is None else examples)
+        self._examples = list(shipped_examples() if examples is None else examples)
         self._shipped_examples = examples is None  # only the shipped file's contexts are cached on disk
         self._contexts: dict[str, list[tuple[str, frozenset[str]]]] | None = None
         self._contexts_lock = threading.Lock()
@@ -542,8 +603,9 @@ class Disambiguator:
     def _contexts_path(self) -> Path:
         version = getattr(self.morphology, "analysis_version", None)  # the lexicon's and the tagger's
         tag = f"{type(self.morphology).__name__} {version() if callable(version) else ''} {FORMAT}"
-        digest = hashlib.blake2b(EXAMPLES_FILE.read_bytes() + tag.encode("utf-8"), digest_size=8).hexdigest()
-        return self.inventory.cache_dir / f"wsd-examples-{digest}.pickle"
+        files = digest(EXAMPLES_FILE, SENSES_FILE, SENSES_EXAMPLES_FILE)
+        key = hashlib.blake2b((files + tag).encode("utf-8"), digest_size=8).hexdigest()
+        return self.inventory.cache_dir / f"wsd-examples-{key}.pickle"
 
     def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
         """Per context word, its best profile weight for the sense (by stem or lemma; else ``root_weight`` times its
@@ -566,10 +628,14 @@ class Disambiguator:
         return total
 
     def candidates(self, word: _Word) -> list[Sense]:
+        """The senses of the word's POS in context: a verb's the project's verb senses of its lemma; a noun's (or an
+        adjective's) the noun senses found first under its lookup forms (`lookup_forms`)."""
         if word.pos in NO_SENSE_POS:
             return []
+        if word.pos == "verb":
+            return self.inventory.senses_for(word.lemma, "verb")
         for form in self.lookup_forms(word):
-            found = self.inventory.senses_for(form)
+            found = self.inventory.senses_for(form, "noun")
             if found:
                 return found
         return []
