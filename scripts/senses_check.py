@@ -1,153 +1,95 @@
 #!/usr/bin/env python3
-"""Check the project's own sense inventory and its sense-tagged examples.
+"""Check the project's own word senses and their sense-tagged examples (python/tahqiq/analysis/data/senses.txt and
+senses_examples.txt; formats in python/tahqiq/analysis/data/README.md).
 
-    python scripts/senses_check.py check   # parse both files, exit 1 with one line per problem
-    python scripts/senses_check.py stats   # counts: headwords, senses per pos, examples
+    python scripts/senses_check.py check [--senses FILE] [--examples FILE]   # exit 1, one line per problem
+    python scripts/senses_check.py stats                                     # headwords, senses, examples
 
-Files (both under python/tahqiq/analysis/data/):
-
-``senses.txt``: ``headword<TAB>pos<TAB>number<TAB>gloss`` (``#`` starts a comment line). ``check`` fails on a
-malformed line, a pos other than verb/noun, a duplicate (headword, number), numbers of a headword that do not run
-1..n, and a headword listed under two parts of speech.
-
-``senses_examples.txt``: ``headword#number | sentence`` (``//`` starts a comment line). ``check`` fails on a
-malformed line, a headword#number not in senses.txt, a sentence without exactly one [bracketed] target, a repeated
-sentence, and a sense of senses.txt with fewer than 5 examples.
-
-Standard library only.
+The files are read by the package's own parsers (`tahqiq.analysis.project_senses`), which stop at the first
+malformed line; `check` then also fails on a gloss without its English part after " — ", a headword under two
+parts of speech, the numbers of a headword that do not run 1..n, an example naming no sense of senses.txt, a
+repeated sentence, and a sense with fewer than 5 examples.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "python" / "tahqiq" / "analysis" / "data"
-SENSES = DATA / "senses.txt"
-EXAMPLES = DATA / "senses_examples.txt"
-POS = ("verb", "noun")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+from tahqiq.analysis.project_senses import (  # noqa: E402
+    SENSES_EXAMPLES_FILE,
+    SENSES_FILE,
+    MarkedSentence,
+    ProjectSense,
+    read_marked,
+    read_senses,
+)
+
 MIN_EXAMPLES = 5
 GLOSS_SEPARATOR = " — "
-TARGET = re.compile(r"\[([^\[\]]+)\]")
 
 
-def parse_senses(path: Path) -> tuple[dict[tuple[str, int], str], list[str]]:
-    """Return ({(headword, number): pos}, problems)."""
-    senses: dict[tuple[str, int], str] = {}
-    problems: list[str] = []
-    numbers: dict[str, list[tuple[int, int]]] = defaultdict(list)
+def problems(senses: list[ProjectSense], marked: list[MarkedSentence]) -> list[str]:
+    """What the parsers let through but the data must not hold."""
+    out: list[str] = []
     pos_of: dict[str, str] = {}
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.rstrip("\r")
-        if not line.strip() or line.startswith("#"):
-            continue
-        where = f"{path.name}:{lineno}"
-        fields = line.split("\t")
-        if len(fields) != 4:
-            problems.append(f"{where}: malformed line: expected 4 tab-separated fields, got {len(fields)}")
-            continue
-        headword, pos, number_text, gloss = (field.strip() for field in fields)
-        if not headword or not gloss:
-            problems.append(f"{where}: malformed line: empty headword or gloss")
-            continue
-        if GLOSS_SEPARATOR not in gloss:
-            problems.append(f"{where}: malformed line: gloss has no ' — ' before the English gloss")
-        if not number_text.isdigit() or int(number_text) < 1:
-            problems.append(f"{where}: malformed line: number {number_text!r} is not a positive integer")
-            continue
-        number = int(number_text)
-        if pos not in POS:
-            problems.append(f"{where}: pos {pos!r} is not verb or noun")
-        elif pos_of.setdefault(headword, pos) != pos:
-            problems.append(f"{where}: {headword} is listed as {pos_of[headword]} and as {pos}")
-        if (headword, number) in senses:
-            problems.append(f"{where}: duplicate sense {headword}#{number}")
-            continue
-        senses[(headword, number)] = pos
-        numbers[headword].append((number, lineno))
-    for headword, found in numbers.items():
-        got = sorted(number for number, _ in found)
-        if got != list(range(1, len(got) + 1)):
-            first = min(lineno for _, lineno in found)
-            problems.append(
-                f"{path.name}:{first}: numbers of {headword} do not run 1..{len(got)}: {', '.join(map(str, got))}"
-            )
-    return senses, problems
-
-
-def parse_examples(path: Path, senses: dict[tuple[str, int], str]) -> tuple[Counter[tuple[str, int]], list[str]]:
-    """Return (examples per sense, problems)."""
+    numbers: dict[str, list[int]] = defaultdict(list)
+    for s in senses:
+        where = f"senses.txt line {s.line}"
+        if GLOSS_SEPARATOR not in s.gloss:
+            out.append(f"{where}: the gloss has no ' — ' before its English gloss")
+        if pos_of.setdefault(s.headword, s.pos) != s.pos:
+            out.append(f"{where}: {s.headword} is listed as {pos_of[s.headword]} and as {s.pos}")
+        numbers[s.headword].append(s.number)
+    for headword, got in numbers.items():
+        if sorted(got) != list(range(1, len(got) + 1)):
+            out.append(f"senses.txt: the numbers of {headword} do not run 1..{len(got)}: {sorted(got)}")
+    written = {(s.headword, s.number) for s in senses}
     per_sense: Counter[tuple[str, int]] = Counter()
-    problems: list[str] = []
-    seen: dict[str, int] = {}
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.rstrip("\r")
-        if not line.strip() or line.startswith("//"):
-            continue
-        where = f"{path.name}:{lineno}"
-        key, bar, sentence = line.partition(" | ")
-        headword, hash_sign, number_text = key.strip().rpartition("#")
-        sentence = sentence.strip()
-        if not bar or not hash_sign or not headword or not number_text.isdigit() or not sentence:
-            problems.append(f"{where}: malformed line: expected 'headword#number | sentence'")
-            continue
-        sense = (headword, int(number_text))
-        if sense not in senses:
-            problems.append(f"{where}: {headword}#{number_text} is not a sense of senses.txt")
-        else:
-            per_sense[sense] += 1
-        targets = TARGET.findall(sentence)
-        if len(targets) != 1 or sentence.count("[") != 1 or sentence.count("]") != 1:
-            problems.append(f"{where}: expected exactly one [bracketed] target, found {len(targets)}")
-        plain = " ".join(sentence.split())
+    seen: set[str] = set()
+    for m in marked:
+        sense = (m.headword, m.number)
+        if sense not in written:
+            out.append(f"senses_examples.txt: {m.headword}#{m.number} is no sense of senses.txt")
+        per_sense[sense] += 1
+        plain = " ".join(m.text.split())
         if plain in seen:
-            problems.append(f"{where}: sentence repeated from line {seen[plain]}")
-        else:
-            seen[plain] = lineno
-    for sense in senses:
-        if per_sense[sense] < MIN_EXAMPLES:
-            problems.append(
-                f"{path.name}: {sense[0]}#{sense[1]} has {per_sense[sense]} examples, fewer than {MIN_EXAMPLES}"
-            )
-    return per_sense, problems
-
-
-def check() -> int:
-    senses, problems = parse_senses(SENSES)
-    _, example_problems = parse_examples(EXAMPLES, senses)
-    problems += example_problems
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"{len(problems)} problem(s)", file=sys.stderr)
-        return 1
-    print(f"ok: {SENSES.name} and {EXAMPLES.name}")
-    return 0
-
-
-def stats() -> int:
-    senses, problems = parse_senses(SENSES)
-    per_sense, example_problems = parse_examples(EXAMPLES, senses)
-    for pos in POS:
-        keys = [sense for sense, sense_pos in senses.items() if sense_pos == pos]
-        headwords = {headword for headword, _ in keys}
-        examples = sum(per_sense[sense] for sense in keys)
-        print(f"{pos}: {len(headwords)} headwords, {len(keys)} senses, {examples} examples")
-    headwords = {headword for headword, _ in senses}
-    print(f"all: {len(headwords)} headwords, {len(senses)} senses, {sum(per_sense.values())} examples")
-    if problems or example_problems:
-        print(f"({len(problems) + len(example_problems)} problem(s): run check)")
-    return 0
+            out.append(f"senses_examples.txt: a sentence repeated: {plain}")
+        seen.add(plain)
+    out += [
+        f"senses_examples.txt: {h}#{n} has {per_sense[(h, n)]} examples, fewer than {MIN_EXAMPLES}"
+        for h, n in sorted(written)
+        if per_sense[(h, n)] < MIN_EXAMPLES
+    ]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=("check", "stats"))
+    parser.add_argument("--senses", type=Path, default=SENSES_FILE)
+    parser.add_argument("--examples", type=Path, default=SENSES_EXAMPLES_FILE)
     args = parser.parse_args(argv)
-    return check() if args.command == "check" else stats()
+    try:
+        senses, marked = read_senses(args.senses), read_marked(args.examples)
+    except (OSError, ValueError) as exc:
+        print(exc)
+        return 1
+    if args.command == "stats":
+        for pos in ("verb", "noun"):
+            of_pos = [s for s in senses if s.pos == pos]
+            print(f"{pos}: {len({s.headword for s in of_pos})} headwords, {len(of_pos)} senses")
+        print(f"examples: {len(marked)}")
+        return 0
+    found = problems(senses, marked)
+    for line in found:
+        print(line)
+    print(f"{len(found)} problems in {args.senses.name} and {args.examples.name}")
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

@@ -3,11 +3,14 @@ gets a verb sense, عين الماء the spring)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tahqiq.analysis.morphology import Morphology
 from tahqiq.analysis.project_senses import parse_marked, parse_senses, read_marked, read_senses
 from tahqiq.analysis.wsd import PROJECT_SOURCE, Disambiguator, SenseInventory, project_examples
 
+from tests.support.script_support import load_script
 from tests.support.server import CACHE_DIR
 
 
@@ -42,7 +45,9 @@ def test_an_example_line_marks_its_target() -> None:
     assert m.text[m.start : m.end] == "ضربنا"
 
 
-@pytest.mark.parametrize("line", ["ضَرَبَ | [ضربنا] خمسة", "ضَرَبَ#3 | ضربنا خمسة", "ضَرَبَ#3 | [ضربنا] [خمسة]", "ضَرَبَ#x | [ضربنا]"])
+@pytest.mark.parametrize(
+    "line", ["ضَرَبَ | [ضربنا] خمسة", "ضَرَبَ#3 | ضربنا خمسة", "ضَرَبَ#3 | [ضربنا] [خمسة]", "ضَرَبَ#x | [ضربنا]"]
+)
 def test_a_bad_example_line_names_its_line(line: str) -> None:
     with pytest.raises(ValueError, match="line 1: "):
         parse_marked(line)
@@ -82,3 +87,11 @@ def test_the_spring_of_water_is_a_spring_not_an_eye(wsd: Disambiguator) -> None:
     assert spring, "senses.txt adds the spring sense of عين"
     item = _chosen(wsd, "شربت القافلة من عين الماء في الواحة", "عين")
     assert item["sense_id"] in {s.sense_id for s in spring}
+
+
+def test_the_checker_passes_the_shipped_files_and_fails_a_broken_one(tmp_path: Path) -> None:
+    script = load_script("senses_check")
+    assert script.main(["check"]) == 0
+    broken = tmp_path / "senses.txt"
+    broken.write_text("ضَرَبَ\tverb\t2\tأصاب — hit\n", encoding="utf-8")
+    assert script.main(["check", "--senses", str(broken)]) == 1

@@ -13,8 +13,14 @@ number>"``: it depends only on the source, the headword as the lexicon writes it
 the same across machines, restarts and rebuilds (a headword that the lexicon lists in two rows is written
 ``<headword>#2`` for the second, in the table's id order). Named-entity tokens get ``entity:<TYPE>`` (``entity:GPE``).
 
-**Choosing a sense.** Candidates are the senses of every headword written like the token's lemma (or, failing
-that, like the token without its clitics); verbs and function words get no sense (the inventory has nouns only).
+**The project's senses.** arramooz has no verb senses and misses some everyday noun senses: the project writes them
+(``data/senses.txt``, CC BY-SA 4.0, read by :mod:`tahqiq.analysis.project_senses`), and they join the inventory
+under the source ``tahqiq`` (ids over ``"tahqiq\x1f<headword>:<pos>\x1f<number>"``), after the lexicon's senses of
+the same headword.
+
+**Choosing a sense.** Candidates are the senses of the word's POS in context: a verb's are the project's verb senses
+of its lemma; a noun's the noun senses of every headword written like the token's lemma (or, failing that, like the
+token without its clitics); function words get no sense.
 Each candidate is scored by the overlap between the sentence's context (the lemmas and clitic-stripped forms of the
 other words, from :class:`~tahqiq.analysis.morphology.Morphology`) and the sense's signature (its words, lemmatised
 the same way), each shared word weighted by its IDF over the whole inventory and by a mild decay with its distance
@@ -27,7 +33,8 @@ overlap the first sense wins (``baseline=True`` gives that most-frequent-sense c
 reads as a verb gets noun senses when it cannot be one: it ends in ta marbuta, or follows في/إلى/على/عن/مع.
 
 **Sense-tagged examples.** ``data/wsd_examples.txt`` (written by the project, CC BY-SA 4.0) holds five sentences
-for each of 296 senses of 107 common ambiguous nouns. Each exemplified sense gets a profile: the smoothed
+for each of 296 senses of 107 common ambiguous nouns, and ``data/senses_examples.txt`` five for each of the
+project's own senses. Each exemplified sense gets a profile: the smoothed
 log-likelihood ratio, against the word's other exemplified senses, of each stem, lemma and root of its examples'
 context (kept when positive). A context word adds its best profile weight (by stem or lemma; else ROOT_WEIGHT times
 its root's; else GLOSS_WEIGHT times its own glosses' words'), decaying with distance; EXAMPLE_WEIGHT times the sum

@@ -13,9 +13,9 @@
   name, as any common word (وسأله, طلبه: the learned layer's guesses). A name opens on no verb, function word or
   adjective no list knows (يزيد عادة), and two common words, the first surely no proper noun and the second a
   frequent definite word no list knows, are no name (جمال القصص "the beauty of stories").
-- A nisba of one word that reads as a kinship noun with a possessive pronoun is no people (جدي "my
-  grandfather", not of Jeddah; وأبي, أبيه; the kinship lemmas are cues kin_lemma), and one that reads as an adjective whose lemma is no nisba is none
-  (اليمنى "the right one", of أيمن, not of Yemen).
+- A nisba of one word that reads as a kinship noun with a possessive pronoun is no people (جدي "my grandfather",
+  not of Jeddah; وأبي, أبيه; the kinship lemmas are cues kin_lemma), and one that reads as an adjective whose
+  lemma is no nisba is none (اليمنى "the right one", of أيمن, not of Yemen).
 - A post of one word that reads as a function word is none (أمامه "in front of him", not إمام), nor a feminine
   post whose chosen lemma is the feminine noun itself rather than the title's (السباحة "swimming", not the
   swimmer; الصيدلية "the pharmacy"), while الممرضة reads as ممرض and stays.
