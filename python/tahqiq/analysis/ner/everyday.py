@@ -5,9 +5,10 @@
 - No one-word entity other than a person starts on a word that opens a sentence as a verb: طالب in «طالب نواب
   البرلمان» is "demanded", not the post. No post, organisation, place or facility starts on a frequent verb
   anywhere (وقد طالب السكان).
-- A person's name ends before a word that cannot continue it: a frequent present-tense verb (سعيد يخرج), a noun
-  with its possessive pronoun (خالد عمله, نوال خاتمها); unless a list knows the word as a name part. A definite
-  noun may end a name (حنادي الحمد, عبد الله الفيصل), so it does not end one.
+- A person's name ends before a word that cannot continue it: a frequent verb (سعيد يخرج; a past one only when
+  more frequent still: ناصر صار), a noun with its possessive pronoun (خالد عمله, نوال خاتمها), a word in و (نبيل
+  وصعب); unless a list knows the word as a name part. A definite noun may end a name (حنادي الحمد, عبد الله
+  الفيصل), so it does not end one.
 - A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
   an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
   name, as any common word (وسأله, طلبه: the learned layer's guesses). A name opens on no verb, function word or
@@ -28,10 +29,10 @@ from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading, Span
 from tahqiq.arabic.keys import bare, key
 
-# below this corpus frequency of the chosen lemma, a present-tense verb may still be a family name no list knows
-# (تبون read as a verb)
-VERB_FREQUENCY = 100
-PAST_VERB_FREQUENCY = 300  # a past verb without a prefix is more often read into a family name (شوكت 30)
+# a lemma this frequent in the lexicon's corpus is read as the common word; below it, a family name no list knows
+# may be what morphology reads as a verb or a noun (تبون as بان 5)
+FREQUENT = 100
+FREQUENT_PAST_VERB = 300  # a past verb has no prefix to tell it, and more names read as one (شوكت 30, كين)
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
@@ -104,8 +105,8 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True  # «عملك نبيل وصعب»: a name part after و is a listed one (وهبة is listed)
     if word.pos == "verb":
         if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
-            return word.lemma_frequency >= VERB_FREQUENCY
-        return word.lemma_frequency >= PAST_VERB_FREQUENCY  # ناصر صار
+            return word.lemma_frequency >= FREQUENT
+        return word.lemma_frequency >= FREQUENT_PAST_VERB  # ناصر صار
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
@@ -113,7 +114,7 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
 
 def _frequent_verb(doc: Reading, i: int) -> bool:
     word = doc.context[i]
-    return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= VERB_FREQUENCY
+    return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= FREQUENT
 
 
 def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -128,7 +129,7 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and first.proper < SURELY_COMMON
         and second.common
         and doc.keys[i + 1].startswith("ال")
-        and second.lemma_frequency >= VERB_FREQUENCY
+        and second.lemma_frequency >= FREQUENT
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
     )
