@@ -18,9 +18,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
-from tahqiq.analysis.project_senses import (  # noqa: E402
+from tahqiq.analysis.project_senses import (
     SENSES_EXAMPLES_FILE,
     SENSES_FILE,
     MarkedSentence,

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel)
 from tahqiq.analysis.morphology import Morphology  # noqa: E402
 from tahqiq.analysis.wsd import Disambiguator, Example, SenseInventory, read_examples  # noqa: E402

@@ -33,7 +33,7 @@ SRC = GOLD / "src" / "wsd_test.txt"
 CACHE = ROOT / "var" / "cache"
 FIELDS = ("id", "text", "token", "start", "end", "lemma", "expected_sense_id", "expected_gloss")
 MIN_WORDS, MAX_WORDS = 8, 25
-sys.path.insert(0, str(ROOT / "python"))
+
 sys.path.insert(0, str(ROOT))  # tools/ (the evaluation, not in the wheel) and tests/support (the reference twins)
 from tahqiq.analysis.wsd import SenseInventory  # noqa: E402
 
