@@ -1,5 +1,5 @@
 """The morphology development (training) corpus tests/gold/morph_train.jsonl is well formed (its source's header,
-scripts/morph_train_gold.py, docs/quality.md).
+scripts/morph_gold.py, docs/quality.md).
 
 Shape only: size, fields, labels, tokens and the build. The analyser is never run here; the set is for development
 and training, so measuring it is allowed elsewhere, but this file only checks that it is what its source says."""
@@ -59,13 +59,14 @@ def test_tokens_are_the_scanners_words_in_order(rows: list[dict[str, Any]]) -> N
 
 
 def test_the_jsonl_is_built_from_its_source(rows: list[dict[str, Any]]) -> None:
-    module = load_script("morph_train_gold")
-    sentences, errors = module.parse(SRC)
+    module = load_script("morph_gold")
+    rules = module.SETS["morph_train"]
+    sentences, errors = module.parse(SRC.read_text(encoding="utf-8"), rules)
     assert errors == []
-    assert module.problems(sentences) == []
+    assert module.problems(sentences, rules) == []
     assert module.rows(sentences) == rows
     out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "morph_train_gold.py"), "check"],
+        [sys.executable, str(ROOT / "scripts" / "morph_gold.py"), "check", "morph_train"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -74,7 +75,8 @@ def test_the_jsonl_is_built_from_its_source(rows: list[dict[str, Any]]) -> None:
 
 
 def test_the_checker_catches_bad_annotations(tmp_path: Path) -> None:
-    module = load_script("morph_train_gold")
+    module = load_script("morph_gold")
+    rules = module.SETS["morph_train"]
     bad = tmp_path / "bad.txt"
     bad.write_text(
         "# a bad source\n# genre: news\n"
@@ -82,9 +84,9 @@ def test_the_checker_catches_bad_annotations(tmp_path: Path) -> None:
         "S\tكتب الطالب الدرس.\nكتب\tكتب\tكتب\tverb\nالطالب\tطالب\tط ل ب\tnoun\nالدرس\tدرس\tد ر س\tnoun\n",
         encoding="utf-8",
     )
-    sentences, errors = module.parse(bad)
+    sentences, errors = module.parse(bad.read_text(encoding="utf-8"), rules)
     assert errors == []
-    problems = module.problems(sentences)
+    problems = module.problems(sentences, rules)
     assert any("Arabic-letter runs" in p for p in problems)  # الدرس missing from the first sentence
     assert any("noun_common" in p for p in problems)
     assert any("root 'كتب'" in p for p in problems)
