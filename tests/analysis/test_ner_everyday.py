@@ -60,9 +60,9 @@ def test_a_post_with_the_article_takes_no_noun_after_it(recognizer: Recognizer) 
 @pytest.mark.parametrize(
     ("text", "entity"),
     [
-        ("زار الوزير قرية الزيتون شرق رام الله", ("GPE", "قرية الزيتون")),  # a head before the village
+        ("زار الوزير قرية الزيتون شرق رام الله", ("GPE", "الزيتون")),  # a head before the village
         ("أمطار غزيرة في الزيتون، القاهرة", ("GPE", "الزيتون")),  # a known place right after it
-        ("وصل الوفد إلى مدينة صور اللبنانية", ("GPE", "مدينة صور")),
+        ("وصل الوفد إلى مدينة صور اللبنانية", ("GPE", "صور")),
         ("قال الرئيس التونسي قيس سعيد إن الانتخابات ستجرى في موعدها", ("PERS", "قيس سعيد")),
         ("قال الطيب صالح في روايته الأولى", ("PERS", "الطيب صالح")),
         ("قال الدكتور نبيل شعث إن", ("PERS", "نبيل شعث")),
@@ -136,6 +136,17 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("علم الأب ابنه السباحة", "السباحة"),  # swimming, not the swimmer
         ("بمناسبة افتتاح فرعها الجديد، تقدم الصيدلية خصما", "الصيدلية"),  # the pharmacy, not the pharmacist
         ("فعاد القانون إلى ذاكرته كأنه مكتوب أمامه", "أمامه"),  # "in front of him", not an imam
+        ("قالت المعلمة: ادرسوا الرياضيات جيدا", "الرياضيات"),  # mathematics, no nisba of Riyadh
+        ("نزل المطر كثيرا هذه السنة", "السنة"),  # "this year": the Sunnis only beside another people
+        ("يغلق التاجر دكانه قبل صلاة المغرب", "المغرب"),  # the sunset prayer, not Morocco
+        ("لف الممرض الكاحل برباط ضاغط", "برباط"),  # "with a bandage": the city is الرباط
+        ("دقت أمامها الساعة دقات واضحة", "دقات"),  # أمامها is no title, so no name after it
+        ("يعيد المصباح إلى الشارع نوره", "نوره"),  # "its light", not نورة
+        ("اكتب من الفقرة فعلا ماضيا", "فعلا"),  # "a past verb": a noun and its adjective
+        ("الرياضة كل يوم تحمي القلب من المرض", "تحمي"),  # a clause, not an event
+        ("ضحك الجميع، فحكم المعلم بينهما", "بينهما"),  # a function word after a title
+        ("قال الطبيب إن القلب سليم والحمد لله", "سليم"),  # "sound", a predicate
+        ("قرأت المعلمة الموضوع وقالت إن خطك حسن", "حسن"),  # "good"
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -163,6 +174,18 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("عقد مؤتمر صحفي في لوزان", ("GPE", "لوزان")),  # not ل + وزان
         ("وسط استعدادات في مسقط وصلالة ونزوى", ("GPE", "ونزوى")),  # a minor place in a list after a known one
         ("اختتم مهرجان بعلبك الدولي فعالياته", ("GPE", "بعلبك")),  # not ب + علبة
+        ("نام الطفل لأول مرة منذ أيام", ("ORDINAL", "لأول")),  # not GeoNames' Arabic name of Laval
+        ("ملأنا اثني عشر مرطبانا من المربى", ("CARDINAL", "اثني عشر")),  # twelve, not ten
+        ("مع تمنياتنا بالتوفيق. معلمة المادة: وفاء سالم", ("OCC", "معلمة المادة")),  # no colon in the span
+        ("يعيش المسلمون السنة في هذه المدينة", ("NORP", "السنة")),
+        ("السنة والشيعة شركاء في الوطن", ("NORP", "السنة")),
+        ("وصل الوفد إلى مدينة نابلس صباحا", ("GPE", "نابلس")),  # a settlement head stays outside the name
+        ("وصلت القافلة إلى مدينة غزة", ("GPE", "مدينة غزة")),  # a city whose name holds مدينة
+        ("عقد المؤتمر في محافظة البصرة", ("GPE", "محافظة البصرة")),  # an administrative unit keeps its head
+        ("افتتح المعرض بالرباط", ("GPE", "بالرباط")),
+        ("زار الوزير المغرب الأسبوع الماضي", ("GPE", "المغرب")),
+        ("قال الدكتور حسن إن المريض بخير", ("PERS", "حسن")),  # a title before an adjective-name
+        ("حصل على جائزة نوبل للآداب عام 1988", ("EVENT", "جائزة نوبل للآداب")),  # ن opens names, not verbs here
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -194,7 +217,7 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
-    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.591, 16.0 spurious entities per 1,000 words)."""
+    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words)."""
     report = ner_report([GOLD / "ner_everyday_dev.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.58, report["micro"]
-    assert report["fp_per_1000_words"] <= 16.5, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.66, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.9, report["fp_per_1000_words"]

@@ -5,15 +5,19 @@
 - No one-word entity other than a person starts on a word that opens a sentence as a verb: طالب in «طالب نواب
   البرلمان» is "demanded", not the post. No post, organisation, place or facility starts on a frequent verb
   anywhere (وقد طالب السكان).
+- No post, organisation, place, facility or event holds a frequent present-tense verb after its first word («كل
+  يوم تحمي القلب»).
 - A person's name ends before a word that cannot continue it: a frequent verb (سعيد يخرج; a past one only when
   more frequent still: ناصر صار), a noun with its possessive pronoun (خالد عمله, نوال خاتمها), a word in و (نبيل
   وصعب); unless a list knows the word as a name part. A definite noun may end a name (حنادي الحمد, عبد الله
   الفيصل), so it does not end one.
 - A person of one word needs name evidence (a title or a kinship noun right before it) when morphology reads it as
-  an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»), or, when no list knows it as a first
+  an adjective, a verb or a function word (متعب, مالك in «مالك لا يكفي»; a function word even after a title:
+  «فحكم المعلم بينهما»), or, when no list knows it as a first
   name, as any common word (وسأله, طلبه: the learned layer's guesses). A name opens on no verb, function word or
   adjective no list knows (يزيد عادة), and two common words, the first surely no proper noun and the second a
-  frequent definite word no list knows, are no name (جمال القصص "the beauty of stories").
+  frequent definite word or adjective no list knows, are no name (جمال القصص "the beauty of stories", فعلا ماضيا).
+  A one-word name read as a frequent noun with its pronoun is none (نوره "its light").
 - A nisba of one word that reads as a kinship noun with a possessive pronoun is no people (جدي "my grandfather",
   not of Jeddah; وأبي, أبيه; the kinship lemmas are cues kin_lemma), and one that reads as an adjective whose
   lemma is no nisba is none (اليمنى "the right one", of أيمن, not of Yemen).
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import KIN_LEMMAS, REGNAL
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading, Span
+from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
 from tahqiq.arabic.keys import bare, key
 
 # a lemma this frequent in the lexicon's corpus is read as the common word; below it, a family name no list knows
@@ -36,8 +40,8 @@ FREQUENT_PAST_VERB = 300  # a past verb has no prefix to tell it, and more names
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
-FUNCTION_POS = frozenset({"adv", "prep", "conj", "part", "pron"})
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
+NAME_TYPES = NOUN_TYPES | {"EVENT"}  # names that hold no present-tense verb inside
 SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
 # جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
@@ -50,20 +54,27 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue
         if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
             continue
+        if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
+            continue  # «كل يوم تحمي القلب»: a clause, not an event
         if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
             continue
         if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
         if s.type == "PERS":
+            if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
+                continue  # «فحكم المعلم بينهما»: not even a title makes بينهما a name
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
                 continue
             if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
                 continue
             cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
+            cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
             if cut < s.j:
                 s = Span(s.type, s.i, cut, s.rank)
             if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
                 continue
+            if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
+                continue  # what is left of «سليم والحمد» is the everyday word (but «سعيد يخرج» is a subject)
         out.append(s)
     return out
 
@@ -99,10 +110,14 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     """Token x cannot continue a person's name (see the module's docstring)."""
     k = doc.keys[x]
     word = doc.context[x]
-    if word is None or not word.common or k in lex.name_part:
+    if word is None or k in lex.name_part:
         return False
-    if k[:1] == "و" and k[1:] not in lex.name_part:
-        return True  # «عملك نبيل وصعب»: a name part after و is a listed one (وهبة is listed)
+    if k[:1] == "و" and word.frequency > 0:
+        # «عملك نبيل وصعب», «سليم والحمد لله»: a name part in و is listed whole (وهبة) or a word the lexicon's
+        # corpus never saw (بيني وونغ)
+        return True
+    if not word.common:
+        return False
     if word.pos == "verb":
         if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
             return word.lemma_frequency >= FREQUENT
@@ -117,10 +132,15 @@ def _frequent_verb(doc: Reading, i: int) -> bool:
     return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= FREQUENT
 
 
+def _frequent_present_verb(doc: Reading, x: int) -> bool:
+    # ي or ت: a name inside a name may open on ن like a first-person verb (جائزة نوبل)
+    return _frequent_verb(doc, x) and doc.keys[x].lstrip("وف")[:1] in "يت"
+
+
 def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i reads as a common word, surely no proper noun, and token i + 1 as a frequent definite common word
-    no list knows as a name part: جمال القصص "the beauty of stories" (a family name with the article is rarely
-    that frequent a word: ماجد الفطيم)."""
+    """Token i reads as a common word, surely no proper noun, and token i + 1 as a frequent common word no list
+    knows as a name part, definite or an adjective: جمال القصص "the beauty of stories", فعلا ماضيا "a past verb" (a
+    family name is rarely that frequent a word: ماجد الفطيم; but a nisba is often one: نادر عباسي)."""
     first, second = doc.context[i], doc.context[i + 1]
     return (
         first is not None
@@ -128,7 +148,8 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and first.common
         and first.proper < SURELY_COMMON
         and second.common
-        and doc.keys[i + 1].startswith("ال")
+        # a definite word (جمال القصص) or an adjective (فعلا ماضيا "a past verb")
+        and (doc.keys[i + 1].startswith("ال") or (second.pos == "adj" and not doc.keys[i + 1].endswith("ي")))
         and second.lemma_frequency >= FREQUENT
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
@@ -149,7 +170,13 @@ def _opens_no_name(lex: Lexicon, doc: Reading, i: int) -> bool:
 def _not_a_name_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
     if doc.read_as(i, NOT_NAME_POS):
         return True
-    return doc.read_common(i) and doc.keys[i].lstrip("و") not in lex.name_part
+    if not doc.read_common(i):
+        return False
+    word = doc.context[i]
+    # a frequent noun with its pronoun, even where a list knows the letters as a name: نوره "its light", not نورة
+    if word is not None and word.lemma_frequency >= FREQUENT and _has_possessive(bare(doc.toks[i].text), word.lemma):
+        return True
+    return doc.keys[i].lstrip("و") not in lex.name_part
 
 
 def _has_possessive(word: str, lemma: str) -> bool:

@@ -145,6 +145,7 @@ class Lexicon:
         self.currencies = {key_seq(w) for w in read_lines("currencies.txt")}
         self.num_words: set[str] = set()
         self.mult: set[str] = set()
+        self.teens: set[str] = set()
         self.ordinals: dict[str, list[tuple[str, ...]]] = {}
         self.pct: list[tuple[str, ...]] = []
         for kind, w in read_pairs("numbers.txt"):
@@ -153,6 +154,8 @@ class Lexicon:
                 self.num_words.add(" ".join(ks))
             elif kind == "mult":
                 self.mult.add(ks[0])
+            elif kind == "teen":
+                self.teens.add(ks[0])
             elif kind == "ord":
                 self.ordinals.setdefault(ks[0], []).append(ks[1:])
             elif kind == "pct":
@@ -318,10 +321,19 @@ class Lexicon:
                     n = len(rest)
                     if best is not None and 1 + n <= best[0] - i:
                         break
+                    if not n and self._article_dropped(keys[i], cand, typ):
+                        continue  # برباط "with a bandage": the city is الرباط
                     if tuple(keys[i + 1 : i + 1 + n]) == rest:
                         best = (i + 1 + n, typ)
                         break
         return best
+
+    def _article_dropped(self, token: str, stem: str, typ: str) -> bool:
+        """The token holds a one-word place without the article that the lists also hold with it: a word, not that
+        place (برباط "with a bandage"; بالرباط and للرباط are the city). Currencies go either way (دولار, الدولار)."""
+        if typ not in ("GPE", "LOC") or stem.startswith("ال") or token.endswith(("ال" + stem, "لل" + stem)):
+            return False
+        return any(not rest and t == typ for rest, t in self.gaz.get("ال" + stem, ()))
 
     def seq_at(self, keys: list[str], i: int, seqs: Iterable[tuple[str, ...]]) -> int:
         for s in seqs:
@@ -373,6 +385,9 @@ class Lexicon:
                     break
                 if stem in self.mult and stem.endswith("ا") and i + 1 < n and keys[i + 1][:1] == "و":
                     j = i + 1  # مليونا و833 ألف
+                    break
+                if stem in self.teens and i + 1 < n and keys[i + 1] in ("عشر", "عشره"):
+                    j = i + 2  # اثنا عشر, إحدى عشرة
                     break
             if j:
                 while j < n:  # compounds: خمسة وعشرون, مئة وخمسون

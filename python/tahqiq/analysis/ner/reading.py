@@ -46,6 +46,7 @@ ContextReader = Callable[[str], Mapping[int, WordInContext]]
 
 # readings that no name of one word takes (an unknown word is read as a noun, so nouns are not here)
 NOT_NAME_POS = frozenset({"adj", "verb", "adv", "prep", "conj", "part", "pron"})
+FUNCTION_POS = frozenset({"adv", "prep", "conj", "part", "pron"})  # function words: no post, no title
 
 
 class Reading:

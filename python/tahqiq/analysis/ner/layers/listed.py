@@ -7,14 +7,19 @@ from tahqiq.analysis.ner.cues import (
     GPE_PREFIX,
     NATURAL_HEADS_LISTED,
     NOT_NAME_PHRASES,
+    PRAYER_HEADS,
     REGNAL,
     REGNAL_TITLES,
+    SECT_WORDS,
+    SETTLEMENT_HEADS,
     WEBSITE,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import Reading
 from tahqiq.analysis.ner.words import family_word, foreign_word, plain_word, unlisted_family
 from tahqiq.arabic.clitics import strip_article
+
+HEADS_KEPT = GPE_PREFIX - SETTLEMENT_HEADS  # heads a GPE's span holds
 
 
 def websites(lex: Lexicon, doc: Reading) -> None:
@@ -76,6 +81,16 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             continue
         if g is not None and g[0] == i + 1 and g[1] in ("GPE", "LOC", "CURR") and not _placed(lex, doc, i, g[1]):
             g = None  # الزيتون, سال, ذهب: an everyday word, not the village or the currency of the same name
+        if g is not None and g[0] == i + 1 and g[1] == "GPE" and i > 0 and lex.heads(keys[i - 1]) & PRAYER_HEADS:
+            g = None  # «صلاة المغرب» "the sunset prayer"
+        if (
+            g is not None
+            and g[0] == i + 1
+            and g[1] == "NORP"
+            and keys[i] in SECT_WORDS
+            and not _by_a_people(lex, keys, i)
+        ):
+            g = None  # «هذه السنة» "this year"; «المسلمين السنة», «السنة والشيعة» are a people
         if g is not None and g[0] == i + 1 and _clitic_is_a_letter_of_the_word(lex, doc, i):
             g = None  # بابها is باب + ها, not ب + أبها
         if (
@@ -97,8 +112,8 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             ):
                 typ = "NORP"  # الحكومة السعودية, أرامكو السعودية: the adjective, not the country
             start = i
-            if typ == "GPE" and i > 0 and any(st in GPE_PREFIX for st, _p in lex.stems(keys[i - 1])):
-                start = i - 1  # محافظة الخليل, دولة الكويت, بمدينة الظهران
+            if typ == "GPE" and i > 0 and any(st in HEADS_KEPT for st, _p in lex.stems(keys[i - 1])):
+                start = i - 1  # محافظة الخليل, دولة الكويت; but مدينة الظهران → الظهران
             base_at.setdefault(start, []).append(add(typ, start, end, 1))
             if typ in ("ORG", "FAC", "EVENT", "LAW", "CURR", "LOC") and end > i + 1:
                 if end > inside_listed:
@@ -111,6 +126,17 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
         if nisba:
             base_at.setdefault(i, []).append(add("NORP", i, i + 1, 1))
         i += 1
+
+
+def _by_a_people(lex: Lexicon, keys: list[str], i: int) -> bool:
+    """A people's name or nisba stands right before token i or right after it, bare or after و."""
+    near = [keys[x] for x in (i - 1, i + 1) if 0 <= x < len(keys)]
+    for k in near:
+        for w in (k, k[1:] if k.startswith("و") else k):
+            hit = lex.gaz_match([w], 0)
+            if lex.nisba(w) or (hit is not None and hit[1] == "NORP"):
+                return True
+    return False
 
 
 def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:

@@ -18,7 +18,7 @@ from tahqiq.analysis.ner.cues import (
     REGNAL_TITLES,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import NOT_NAME_POS, Reading
+from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading
 from tahqiq.analysis.ner.words import (
     adjective_next,
     family_word,
@@ -32,6 +32,8 @@ from tahqiq.analysis.ner.words import (
     plain_word,
     unlisted_family,
 )
+
+TITLE_NOT_POS = FUNCTION_POS | {"verb"}  # what a one-word post that anchors a name never reads as
 
 
 def unlisted_titles(lex: Lexicon, doc: Reading) -> None:
@@ -151,6 +153,8 @@ def _name_anchors(lex: Lexicon, doc: Reading) -> list[int]:
             or keys[s.i].endswith(("ها", "هم", "ته"))  # a post with its possessive: وزيرها رالف ريغنفانو
         )
         and not (s.j - s.i == 1 and keys[s.i].endswith(("ين", "ون", "ات")))  # a plural title: المهندسين
+        # a word morphology reads as a function word or a verb is no post (أمامها "in front of her", not إمام)
+        and not (s.j - s.i == 1 and doc.read_as(s.i, TITLE_NOT_POS))
     ]
     anchors += [q + 1 for q in range(n - 1) if heads_of[q] & KINSHIP and toks[q].kind == "word"]
     anchors += [q + 1 for q in range(n - 1) if keys[q] in NAME_CUES]  # طفل اسمه ناصر

@@ -12,6 +12,7 @@ from tahqiq.analysis.ner.cues import (
     NATURAL_HEADS,
     NATURAL_HEADS_LISTED,
     PLACE_WORDS,
+    SETTLEMENT_HEADS,
     STATE_FORMS,
     WATER_HEADS_DEFINITE,
 )
@@ -97,8 +98,8 @@ def regions_by_cities(lex: Lexicon, doc: Reading) -> None:
 
 
 def towns_capitals_states(lex: Lexicon, doc: Reading) -> None:
-    """A town no list knows after مدينة or بلدة (مدينة آرل), a capital after العاصمة and a nisba (العاصمة السنغالية
-    دكار), a state by its form and nisba (المملكة المغربية)."""
+    """A town no list knows after مدينة or بلدة (مدينة آرل → آرل), a capital after العاصمة and a nisba (العاصمة
+    السنغالية دكار), a state by its form and nisba (المملكة المغربية)."""
     toks, keys, n, spans, base_at, add, heads_of = (
         doc.toks,
         doc.keys,
@@ -123,7 +124,8 @@ def towns_capitals_states(lex: Lexicon, doc: Reading) -> None:
         if 0 < w < n and w not in covered and plain_word(lex, keys, toks, w) and toks[w].kind == "word":
             k = keys[w]
             if not k.startswith("ال") and not k.endswith(("ه", "ا")) and not (k[:1] in "يت" and len(k) >= 4):
-                add("GPE", q if w == q + 1 else w, w + 1, 1)
+                kept_head = w == q + 1 and not heads & SETTLEMENT_HEADS  # ولاية سنار; مدينة آرل → آرل
+                add("GPE", q if kept_head else w, w + 1, 1)
         norp = [o for o in base_at.get(q + 1, []) if o.type == "NORP" and keys[q + 1].startswith("ال")]
         if keys[q] in STATE_FORMS and norp:
             end = max(o.j for o in norp)
