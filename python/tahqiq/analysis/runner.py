@@ -48,12 +48,13 @@ BUSY_RETRY_AFTER_S = 1
 class AnalysisConfig:
     """What a worker needs to build the analysis service."""
 
-    data_dir: str  # imported dialect corpora
+    data_dir: str  # imported dialect corpora ("": none, only the shipped corpus)
     cache_dir: str  # compiled language data
     max_chars: int
 
     def build(self) -> AnalysisService:
-        corpora = {"tahqiq": shipped_corpus(), **imported_corpora(Path(self.data_dir))}
+        imported = imported_corpora(Path(self.data_dir)) if self.data_dir else {}
+        corpora = {"tahqiq": shipped_corpus(), **imported}
         return AnalysisService(DialectIndex(corpora), self.cache_dir, self.max_chars)
 
 
