@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -320,3 +321,16 @@ def test_context_words_count_within_the_window_only(wsd: Disambiguator, inventor
     inside, outside = support(CONTEXT_WINDOW - 1), support(CONTEXT_WINDOW)
     assert inside[0] > 0 and inside[1] > 0
     assert outside == (0.0, 0.0)
+
+
+def test_an_answer_does_not_depend_on_the_texts_read_before(inventory: SenseInventory) -> None:
+    # the gloss words of a word's candidates were memoised by headword, though a verb reading and a noun reading of
+    # the same headword have other candidates: «ضع يدك» then got another sense after some texts than before them
+    everyday = GOLD.with_name("ner_everyday_dev.jsonl").read_text(encoding="utf-8").splitlines()
+    texts = [json.loads(line)["text"] for line in everyday[:40]]
+    morphology = Morphology(CACHE_DIR)  # reads each text alone: it keeps no state between texts
+    alone = {text: Disambiguator(inventory, morphology).disambiguate(text) for text in texts[30:]}
+    reader = Disambiguator(inventory, morphology)
+    for text in texts[:30]:
+        reader.disambiguate(text)
+    assert {text: reader.disambiguate(text) for text in texts[30:]} == alone

@@ -52,6 +52,20 @@ _loaded: dict[AnalysisConfig, tuple[AnalysisService, threading.Lock]] = {}
 _loading = threading.Lock()
 
 
+def loaded(config: AnalysisConfig) -> tuple[AnalysisService, threading.Lock]:
+    """The service for `config`, loaded on first use and then shared in this process, with the lock its callers
+    take turns under."""
+    found = _loaded.get(config)
+    if found is None:
+        with _loading:
+            found = _loaded.get(config)
+            if found is None:
+                service = config.build()
+                service.prepare()
+                found = _loaded[config] = (service, threading.Lock())
+    return found
+
+
 class Analyzer:
     """Arabic text analysis in this process. ``cache_dir``: the compiled language data (default
     `default_cache_dir()`); ``data_dir``: a folder of corpora imported by ``tahqiq corpus import`` (default: only
@@ -78,15 +92,7 @@ class Analyzer:
         self._service()
 
     def _service(self) -> tuple[AnalysisService, threading.Lock]:
-        found = _loaded.get(self.config)
-        if found is None:
-            with _loading:
-                found = _loaded.get(self.config)
-                if found is None:
-                    service = self.config.build()
-                    service.prepare()
-                    found = _loaded[self.config] = (service, threading.Lock())
-        return found
+        return loaded(self.config)
 
     def _run(self, operation: Operation, allowed: frozenset[str], key: str = "", **params: Any) -> Any:
         service, lock = self._service()

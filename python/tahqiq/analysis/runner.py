@@ -94,28 +94,29 @@ def perform(service: AnalysisService, call: AnalysisCall) -> bytes:
 
 
 # In a worker process: the service it loaded at its start.
-_worker_service: AnalysisService | None = None
+worker_service: AnalysisService | None = None
 
 
-def _start_worker(config: AnalysisConfig) -> None:
-    global _worker_service
+def start_worker(config: AnalysisConfig) -> None:
+    """A worker process's start: the server's analysis workers and `tahqiq analyze`'s (tahqiq.analysis.batch)."""
+    global worker_service
     # The server stops its workers; the analysis workers finish the call at hand and end with the pool (or when
     # the server's process is gone), so a stop signal sent to the whole process group must not cut a call short.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     service = config.build()
     service.prepare()
-    _worker_service = service
+    worker_service = service
 
 
 def _worker_sizes() -> dict[str, Any]:
-    assert _worker_service is not None
-    return _worker_service.sizes()
+    assert worker_service is not None
+    return worker_service.sizes()
 
 
 def _worker_perform(call: AnalysisCall) -> bytes:
-    assert _worker_service is not None
-    return perform(_worker_service, call)
+    assert worker_service is not None
+    return perform(worker_service, call)
 
 
 class AnalysisRunner:
@@ -137,7 +138,7 @@ class AnalysisRunner:
             # spawn: the server's worker runs threads (the event loop's, granian's), which fork would copy mid-use
             context = multiprocessing.get_context("spawn")
             executor = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_start_worker, initargs=(self.config,)
+                self.processes, mp_context=context, initializer=start_worker, initargs=(self.config,)
             )
         else:
             executor = ThreadPoolExecutor(1, thread_name_prefix="tahqiq-analysis")

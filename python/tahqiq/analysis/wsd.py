@@ -475,7 +475,7 @@ class Disambiguator:
         self._contexts_lock = threading.Lock()
         self._profiles: dict[str, dict[str, dict[str, float]]] = {}  # headword key -> sense id -> key -> weight
         self._signatures: dict[str, frozenset[str]] = {}
-        self._gloss_keys: dict[str, frozenset[str]] = {}  # per headword key: bounded by the inventory
+        self._gloss_keys: dict[tuple[str, ...], frozenset[str]] = {}  # per candidate list: bounded by the inventory
         self._lock = threading.Lock()
 
     def _words(self, text: str, *, gloss_keys: bool = True) -> list[_Word]:
@@ -516,11 +516,14 @@ class Disambiguator:
         senses = self.candidates(word)
         if not senses:
             return frozenset()
-        keys = self._gloss_keys.get(senses[0].key)
+        # memoised by the candidates themselves: a headword's candidates depend on the word's reading (its verb
+        # senses or its noun senses), and a memo by headword made each answer depend on the texts read before it
+        ids = tuple(sense.sense_id for sense in senses)
+        keys = self._gloss_keys.get(ids)
         if keys is None:
             keys = frozenset().union(*(s.stems for s in senses))
             with self._lock:
-                self._gloss_keys[senses[0].key] = keys
+                self._gloss_keys[ids] = keys
         return keys
 
     def signature(self, sense: Sense) -> frozenset[str]:

@@ -8,13 +8,14 @@
     tahqiq tokens revoke JTI [--expires-at EPOCH]
     tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold; from a checkout)
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
+    tahqiq analyze ner|re|morph|wsd|glossary [FILE ...] [--field F --id F] [--out F --resume] [--jobs N]
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
 Settings come from `TAHQIQ_*` variables (docs/operations.md lists them); flags override them. Secrets are printed
 once, by the command that creates them, and stored only as hashes.
 
-One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, reports,
-tokens), each adding its parsers; common.py holds what the administration commands share. This module only
+One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, analyze,
+reports, tokens), each adding its parsers; common.py holds what the administration commands share. This module only
 assembles the parser and runs the command.
 """
 
@@ -25,7 +26,7 @@ import sys
 from collections.abc import Sequence
 
 from tahqiq import __version__
-from tahqiq.cli import agents, apps, common, corpus, kernels, keys, migrate, reports, serve, tokens
+from tahqiq.cli import agents, analyze, apps, common, corpus, kernels, keys, migrate, reports, serve, tokens
 from tahqiq.config import SettingsError
 
 
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     apps.add_parser(commands, admin_options)
     keys.add_parser(commands, admin_options)
     corpus.add_parser(commands, admin_options)
+    analyze.add_parser(commands)
     reports.add_parser(commands)
     tokens.add_parser(commands, admin_options)
     return parser
@@ -53,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown and args.command == "report":
         # `report --help` and `report --x …`: options before the report's name belong to the report's own parser.
         args.report_args = unknown + args.report_args
+    elif unknown and args.command == "analyze" and not [u for u in unknown if u.startswith("-") and u != "-"]:
+        args.files += unknown  # files after options (`analyze ner --mode flat a.txt`): argparse leaves them over
     elif unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
