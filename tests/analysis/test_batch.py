@@ -154,3 +154,15 @@ def test_the_progress_bar_shows_documents_rate_and_time_left() -> None:
     bar.end()
     shown = stream.getvalue()
     assert "100/100 documents" in shown and "/s" in shown and "ETA 0 s" in shown
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(corpus: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("TAHQIQ_")}
+    environ["TAHQIQ_CACHE_DIR"] = str(CACHE_DIR)
+    command = [sys.executable, "-m", "tahqiq", "analyze", "ner", "--field", "body", str(corpus)]
+    proc = subprocess.Popen(command, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["line"] == 1  # as `| head -1` does
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""
