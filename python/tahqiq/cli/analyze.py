@@ -9,9 +9,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from tahqiq.cli.common import Commands, settings_from
+
+if TYPE_CHECKING:
+    from tahqiq.analysis.cluster import DaskEngine
 
 BATCH_SIZE = 16  # documents a worker takes at a time: enough to hide the hand-over, few enough to keep order cheap
 
@@ -33,6 +36,8 @@ def add_parser(commands: Commands) -> None:
     p.add_argument("--resume", action="store_true", help="with --out: skip the lines it already holds, append")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core; 1: this process)")
     p.add_argument("--on-error", choices=("continue", "stop"), default="continue", help="after a bad line")
+    p.add_argument("--engine", choices=("local", "dask"), default="local", help="where the work runs")
+    p.add_argument("--scheduler", help="with --engine dask: the scheduler's address, tcp://HOST:PORT")
     options = p.add_argument_group("task options (as the HTTP routes take them)")
     options.add_argument("--mode", choices=("nested", "flat"), help="ner")
     options.add_argument("--include-offsets", action="store_true", help="ner, glossary")
@@ -127,6 +132,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("--resume needs --out (the file to resume)")
     if args.jobs < 0:
         return fail("--jobs must be 0 (one per core) or more")
+    if args.engine == "dask" and not args.scheduler:
+        return fail("--engine dask needs --scheduler tcp://HOST:PORT (a running Dask scheduler)")
+    if args.scheduler and args.engine != "dask":
+        return fail("--scheduler goes with --engine dask")
     missing = [f for f in args.files if f != "-" and not Path(f).is_file()]
     if missing:
         return fail(f"no such file: {', '.join(missing)}")
@@ -144,8 +153,15 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(sys.stderr, total) if sys.stderr.isatty() else None
     if bar is not None:
         bar.done = done
-    engine: batch.InProcessEngine | batch.LocalEngine
-    if jobs == 1:
+    engine: batch.InProcessEngine | batch.LocalEngine | DaskEngine
+    if args.engine == "dask":
+        from tahqiq.analysis.cluster import ClusterUnavailable, DaskEngine
+
+        try:
+            engine = DaskEngine(config, args.scheduler)
+        except ClusterUnavailable as exc:
+            return fail(str(exc))
+    elif jobs == 1:
         from tahqiq.analysis.api import loaded
 
         engine = batch.InProcessEngine(loaded(config)[0])
