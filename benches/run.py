@@ -21,7 +21,19 @@ from pathlib import Path
 
 from benches import harness
 
-SUITES = ["lexicon", "text", "fingerprint", "access", "morph", "analysis", "ner", "summarize", "scaling", "isolation"]
+SUITES = [
+    "lexicon",
+    "text",
+    "fingerprint",
+    "access",
+    "morph",
+    "analysis",
+    "ner",
+    "batch",
+    "summarize",
+    "scaling",
+    "isolation",
+]
 
 
 def machine_facts() -> list[str]:

@@ -108,6 +108,10 @@ def _worker_run_lines(job: BatchJob, lines: list[Line]) -> bytes:
     return run_lines(runner.worker_service, job, lines)
 
 
+def _worker_ready() -> bool:
+    return runner.worker_service is not None
+
+
 def read_lines(inputs: Iterable[BinaryIO], skip: int = 0) -> Iterator[Line]:
     """The lines of every input in turn, numbered from 1, the first ``skip`` left out (a resumed run's)."""
     number = 0
@@ -171,6 +175,10 @@ class LocalEngine:
         self.executor = ProcessPoolExecutor(
             jobs, mp_context=get_context("spawn"), initializer=runner.start_worker, initargs=(config,)
         )
+        # every worker started and loaded before the first batch (the pool starts one more process for each call
+        # submitted while none is idle): the load is the start's, not the first batches'
+        for ready in [self.executor.submit(_worker_ready) for _ in range(jobs)]:
+            ready.result()
 
     def run(self, job: BatchJob, work: Iterable[list[Line]]) -> Iterator[tuple[int, bytes]]:
         pending: deque[tuple[int, Future[bytes]]] = deque()
