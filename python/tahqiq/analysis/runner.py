@@ -11,6 +11,10 @@ for embedding and for tests that patch the service), at most ``queue`` calls wai
 first time on a machine: builds) the language data and reports `status` (``loading``, ``ready``, ``failed``) and
 the data's `sizes`. `perform(call)` answers a call's JSON, or raises the `Problem` the operation raised, or 503
 while the data is loading, after it failed to load, or when the queue is full.
+
+One pool design for the server and the batch command: `tahqiq analyze`'s worker processes start with the same
+`start_worker` and answer with the same `perform` (tahqiq.analysis.batch), and `Analyzer` calls `perform` in
+process, so a fix or a speed-up here reaches all three.
 """
 
 from __future__ import annotations
