@@ -24,7 +24,7 @@ from tahqiq.config import Settings
 from tahqiq.web.app import create_app
 from tahqiq.workpool import PoolFull, WorkPool
 
-from tests.support.server import CACHE_DIR, ServerProcess, server_env
+from tests.support.server import CACHE_DIR, ServerProcess, analysis_server
 
 GOLD = Path(__file__).resolve().parents[1] / "gold"
 SENTENCE = "استقبل الرئيس المصري عبد الفتاح السيسي في القاهرة رئيس الوزراء الهندي ناريندرا مودي."
@@ -195,9 +195,7 @@ def news_text(limit: int) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("pool")
-    env = server_env(f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_LOG_LEVEL="info")
-    with ServerProcess(env, wait_for_analysis=True) as proc:
+    with analysis_server(tmp_path_factory.mktemp("pool"), TAHQIQ_LOG_LEVEL="info") as proc:
         yield proc
 
 

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from tahqiq.analysis import AnalysisError, Analyzer
 
-from tests.support.server import CACHE_DIR, ServerProcess, server_env
+from tests.support.server import CACHE_DIR, ServerProcess, analysis_server
 
 GOLD = Path(__file__).resolve().parents[1] / "gold"
 
@@ -33,9 +33,7 @@ DIALECT = [t for name in ("egi", "levantine", "palestinian") for t in _texts(f"g
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("api")
-    env = server_env(f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_LOG_LEVEL="info")
-    with ServerProcess(env, wait_for_analysis=True) as proc:
+    with analysis_server(tmp_path_factory.mktemp("api"), TAHQIQ_LOG_LEVEL="info") as proc:
         yield proc
 
 

@@ -20,7 +20,7 @@ from tahqiq.core import GlossaryIndex, Lexicon, strip_clitics
 
 from tests.support.reference_glossary import ENCLITICS, PROCLITIC_SLOTS, ReferenceAnswers, ReferenceGlossary
 from tests.support.reference_glossary import strip_clitics as reference_strip_clitics
-from tests.support.server import ServerProcess, server_env
+from tests.support.server import ServerProcess, analysis_server
 
 GOLD = sorted((Path(__file__).parents[1] / "gold").glob("glossary_*.jsonl"))
 CLITICS = sorted({c for slot in PROCLITIC_SLOTS for c in slot} | set(ENCLITICS))
@@ -180,9 +180,7 @@ def test_long_texts_release_the_gil_and_answer_the_same() -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("glossary")
-    env = server_env(f"sqlite:///{tmp / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(tmp / "data"), TAHQIQ_AREAS="analysis")
-    with ServerProcess(env, wait_for_analysis=True) as proc:
+    with analysis_server(tmp_path_factory.mktemp("glossary"), TAHQIQ_AREAS="analysis") as proc:
         yield proc
 
 

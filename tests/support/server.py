@@ -125,3 +125,9 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def analysis_server(folder: Path, **extra: str) -> ServerProcess:
+    """A server on SQLite in `folder` whose analysis routes the test waits for (`with analysis_server(tmp) as s:`)."""
+    env = server_env(f"sqlite:///{folder / 'db.sqlite'}", TAHQIQ_DATA_DIR=str(folder / "data"), **extra)
+    return ServerProcess(env, wait_for_analysis=True)

@@ -20,11 +20,11 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 import orjson
 
@@ -149,7 +149,26 @@ def cpu_count() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-Progress = Callable[[int], None]  # called with the number of documents each finished batch held
+class Pending(Protocol):
+    """A batch's answer to come: a `concurrent.futures.Future` or a Dask future."""
+
+    def result(self) -> bytes: ...
+
+
+def in_order(
+    submit: Callable[[list[Line]], Pending], work: Iterable[list[Line]], in_flight: int
+) -> Iterator[tuple[int, bytes]]:
+    """Submits the batches one after another, at most ``in_flight`` unanswered, and yields each batch's size and
+    output lines in the order the batches came (the engines' shared loop)."""
+    pending: deque[tuple[int, Pending]] = deque()
+    for batch in work:
+        pending.append((len(batch), submit(batch)))
+        while len(pending) >= in_flight:
+            count, future = pending.popleft()
+            yield count, future.result()
+    while pending:
+        count, future = pending.popleft()
+        yield count, future.result()
 
 
 class InProcessEngine:
@@ -181,15 +200,7 @@ class LocalEngine:
             ready.result()
 
     def run(self, job: BatchJob, work: Iterable[list[Line]]) -> Iterator[tuple[int, bytes]]:
-        pending: deque[tuple[int, Future[bytes]]] = deque()
-        for batch in work:
-            pending.append((len(batch), self.executor.submit(_worker_run_lines, job, batch)))
-            while len(pending) >= 2 * self.jobs:
-                count, future = pending.popleft()
-                yield count, future.result()
-        while pending:
-            count, future = pending.popleft()
-            yield count, future.result()
+        return in_order(lambda batch: self.executor.submit(_worker_run_lines, job, batch), work, 2 * self.jobs)
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

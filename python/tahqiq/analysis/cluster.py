@@ -8,11 +8,10 @@ flight and writes the answers in the input's order.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tahqiq.analysis.batch import BatchJob, Line, run_lines
+from tahqiq.analysis.batch import BatchJob, Line, in_order, run_lines
 from tahqiq.analysis.runner import AnalysisConfig
 
 
@@ -48,15 +47,10 @@ class DaskEngine:
         self.slots = max(1, sum(threads.values()))
 
     def run(self, job: BatchJob, work: Iterable[list[Line]]) -> Iterator[tuple[int, bytes]]:
-        pending: deque[tuple[int, Any]] = deque()
-        for batch in work:
-            pending.append((len(batch), self.client.submit(run_on_worker, self.config, job, batch, pure=False)))
-            while len(pending) >= 2 * self.slots:
-                count, future = pending.popleft()
-                yield count, future.result()
-        while pending:
-            count, future = pending.popleft()
-            yield count, future.result()
+        def submit(batch: list[Line]) -> Any:
+            return self.client.submit(run_on_worker, self.config, job, batch, pure=False)
+
+        return in_order(submit, work, 2 * self.slots)
 
     def close(self) -> None:
         self.client.close()

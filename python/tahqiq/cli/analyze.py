@@ -64,14 +64,14 @@ TASK_OPTIONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("include_offsets", "include_offsets"),
     ),
 }
-ALL_OPTIONS = ("mode", "include_offsets", "morph_task", "flag", "include_lemma", "include_gloss", "dialect", "top_k")
+ALL_OPTIONS = tuple(dict.fromkeys(attr for options in TASK_OPTIONS.values() for attr, _param in options))
 
 
 def task_options(args: argparse.Namespace) -> dict[str, Any] | str:
     """The route parameters the flags give, or what is wrong with them (a flag of another task)."""
     taken = dict(TASK_OPTIONS[args.task])
     options: dict[str, Any] = {}
-    for attr in (*ALL_OPTIONS, "threshold"):
+    for attr in ALL_OPTIONS:
         value = getattr(args, attr)
         if value is None or value is False:
             continue
