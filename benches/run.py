@@ -30,6 +30,7 @@ SUITES = [
     "analysis",
     "ner",
     "batch",
+    "cold_start",
     "summarize",
     "scaling",
     "isolation",

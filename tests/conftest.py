@@ -144,11 +144,11 @@ def pg_empty_url(pg_server_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="session", autouse=True)
 def morphology_table() -> None:
-    """Builds the compiled language data once before any test server starts, so that servers load it instead of
-    each building it at once: the morphology table (about a minute, the first time on a machine), the sense
-    inventory and the word senses' examples lemmatised in context (about 10 s; their cache is keyed by the tagger's
-    weights). Without the examples, every worker of every test server lemmatised them at its start, and on two
-    cores that starved the servers under test (an access test saw 1 queue poll where it needs 60)."""
+    """Reads the compiled language data once before any test server starts: the wheel's copy, or (in an
+    environment built without the build backend, such as ``maturin develop``) a copy built here once into
+    CACHE_DIR, about 90 s, so that the servers under test wait for no build (tahqiq.analysis.compiled). Built by
+    the servers instead, it starved the servers under test on two cores (an access test saw 1 queue poll where it
+    needs 60)."""
     from tahqiq.analysis.morphology import Morphology
     from tahqiq.analysis.wsd import Disambiguator, SenseInventory
 

@@ -33,7 +33,7 @@ NATURAL = Path(__file__).resolve().parents[1] / "gold" / "wsd_natural.jsonl"
 
 @pytest.fixture(scope="module")
 def inventory(tmp_path_factory: pytest.TempPathFactory) -> SenseInventory:
-    inv = SenseInventory(tmp_path_factory.mktemp("wsd"))
+    inv = SenseInventory(tmp_path_factory.mktemp("wsd"), shipped_dir=None)  # built here: these tests check the build
     inv.load()
     return inv
 
@@ -61,7 +61,7 @@ def test_sense_ids_are_stable_hashes() -> None:
 
 def test_inventory_is_compiled_into_the_cache_and_reloaded(inventory: SenseInventory) -> None:
     assert inventory.path.exists() and inventory.built
-    again = SenseInventory(inventory.cache_dir)
+    again = SenseInventory(inventory.cache_dir, shipped_dir=None)
     again.load()
     assert not again.built
     assert again.sizes() == inventory.sizes()
@@ -72,7 +72,7 @@ def test_inventory_is_compiled_into_the_cache_and_reloaded(inventory: SenseInven
 
 
 def test_stale_cache_is_rebuilt(tmp_path: Path) -> None:
-    inv = SenseInventory(tmp_path)
+    inv = SenseInventory(tmp_path, shipped_dir=None)
     tmp_path.mkdir(exist_ok=True)
     inv.path.write_bytes(b"not a pickle")
     inv.load()

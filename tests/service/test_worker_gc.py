@@ -15,7 +15,7 @@ from tests.support.server import server_env
 PROBE = """
 import gc, json
 before = {"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}
-from tahqiq.web.app import app_from_env
+from tahqiq.web.entry import app_from_env
 app_from_env()
 print(json.dumps({"before": before, "after": {"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()}}))
 """

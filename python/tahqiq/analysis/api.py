@@ -20,7 +20,7 @@ from typing import Any, Literal, cast
 import orjson
 
 from tahqiq.analysis.answers import GlossaryAnswer, LookupAnswer, MorphAnswer, NerAnswer, RelationsAnswer, WsdAnswer
-from tahqiq.analysis.params import Params
+from tahqiq.analysis.params import OPERATION_FIELDS, Params
 from tahqiq.analysis.runner import AnalysisCall, AnalysisConfig, Operation, perform
 from tahqiq.analysis.service import AnalysisService
 from tahqiq.problems import Problem
@@ -106,12 +106,12 @@ class Analyzer:
 
     def ner(self, text: str, mode: Literal["nested", "flat"] = "nested", include_offsets: bool = False) -> NerAnswer:
         """Named entities as BIO tags per token (``/ner``)."""
-        answer = self._run("ner", AnalysisService.NER_PARAMS, text=text, mode=mode, include_offsets=include_offsets)
+        answer = self._run("ner", OPERATION_FIELDS["ner"], text=text, mode=mode, include_offsets=include_offsets)
         return cast(NerAnswer, answer)
 
     def relations(self, text: str) -> RelationsAnswer:
         """Relations between the entities of the text (``/re``)."""
-        return cast(RelationsAnswer, self._run("re", AnalysisService.RE_PARAMS, text=text))
+        return cast(RelationsAnswer, self._run("re", OPERATION_FIELDS["re"], text=text))
 
     def morph(
         self,
@@ -122,13 +122,13 @@ class Analyzer:
     ) -> MorphAnswer:
         """Each word's analysis chosen in context, or all of them with ``flag="*"`` (``/morph``)."""
         answer = self._run(
-            "morph", AnalysisService.MORPH_PARAMS, text=text, task=task, flag=flag, include_lemma=include_lemma
+            "morph", OPERATION_FIELDS["morph"], text=text, task=task, flag=flag, include_lemma=include_lemma
         )
         return cast(MorphAnswer, answer)
 
     def wsd(self, text: str, include_gloss: bool = False) -> WsdAnswer:
         """Each word's sense in context (``/wsd``)."""
-        return cast(WsdAnswer, self._run("wsd", AnalysisService.WSD_PARAMS, text=text, include_gloss=include_gloss))
+        return cast(WsdAnswer, self._run("wsd", OPERATION_FIELDS["wsd"], text=text, include_gloss=include_gloss))
 
     def glossary(
         self,
@@ -142,7 +142,7 @@ class Analyzer:
         glossary``)."""
         answer = self._run(
             "glossary",
-            AnalysisService.GLOSSARY_PARAMS,
+            OPERATION_FIELDS["glossary"],
             text=text,
             source=dialect,
             top_k=top_k,
@@ -163,7 +163,7 @@ class Analyzer:
         status 404 and the closest sentence in ``extra["suggestion"]`` when none is close enough."""
         answer = self._run(
             "lookup",
-            AnalysisService.LOOKUP_PARAMS,
+            OPERATION_FIELDS["lookup"],
             sentence_id=sentence_id,
             text=text,
             source=dialect,

@@ -29,17 +29,17 @@ from typing import Any, BinaryIO, Protocol
 import orjson
 
 from tahqiq.analysis import runner
-from tahqiq.analysis.params import Params
+from tahqiq.analysis.params import OPERATION_FIELDS, Params
 from tahqiq.analysis.service import AnalysisService
 from tahqiq.problems import Problem
 
 # The operations a batch may run, with the parameters each takes besides `text`.
 TASKS: dict[str, tuple[runner.Operation, frozenset[str]]] = {
-    "ner": ("ner", AnalysisService.NER_PARAMS),
-    "re": ("re", AnalysisService.RE_PARAMS),
-    "morph": ("morph", AnalysisService.MORPH_PARAMS),
-    "wsd": ("wsd", AnalysisService.WSD_PARAMS),
-    "glossary": ("glossary", AnalysisService.GLOSSARY_PARAMS),
+    "ner": ("ner", OPERATION_FIELDS["ner"]),
+    "re": ("re", OPERATION_FIELDS["re"]),
+    "morph": ("morph", OPERATION_FIELDS["morph"]),
+    "wsd": ("wsd", OPERATION_FIELDS["wsd"]),
+    "glossary": ("glossary", OPERATION_FIELDS["glossary"]),
 }
 
 

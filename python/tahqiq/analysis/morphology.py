@@ -8,10 +8,11 @@ The analyses come from a real lexicon installed from PyPI (docs/design/morpholog
 - ``qalsadi`` (GPL, with arramooz): kept as a measurable alternative (``package="qalsadi"``); its frequency is
   arramooz's word frequency.
 
-**Compiled table.** On first use the ``package_version``-stamped file ``<data_dir>/morphology-<package>-<version>
-.pickle`` is loaded, or built once from the package (the ``table_size`` most frequent corpus forms, analysed and
-ranked) and written atomically; a file recording another package version, format or size is rebuilt, and files of
-other versions are removed. Forms outside the table go through the package's analyser, ranked by the same function
+**Compiled table.** On first use the ``package_version``-stamped file ``morphology-<package>-<version>.pickle``
+is loaded from the wheel's compiled data or from ``data_dir``, or built once from the package (the ``table_size``
+most frequent corpus forms, analysed and ranked) and written atomically into ``data_dir``, by one process at a time
+(:mod:`tahqiq.analysis.compiled`); a file recording another package version, format or size is rebuilt, and files
+of other versions are removed. Forms outside the table go through the package's analyser, ranked by the same function
 (using ranking hints stored in the table, so the table and the fallback agree), and are memoised in a bounded LRU.
 
 **In context.** `analyze` chooses each word's analysis in its sentence: the POS tagger of
@@ -59,6 +60,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
+from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build
 from tahqiq.analysis.function_words import FUNCTION_WORDS_FILE, function_words
 from tahqiq.analysis.morph_backends import (
     Backend,
@@ -245,8 +247,10 @@ class Morphology:
         memo_size: int = DEFAULT_MEMO_SIZE,
         max_chars: int = DEFAULT_MAX_CHARS,
         tagger: PosTagger | None = None,
+        shipped_dir: Path | None = SHIPPED_DIR,
     ) -> None:
         self.data_dir = Path(data_dir)
+        self.shipped_dir = shipped_dir  # the wheel's compiled data, read before data_dir (tahqiq.analysis.compiled)
         self.tagger = tagger  # loaded with the table when not given
         self.package = package
         self.table_size = table_size
@@ -257,12 +261,13 @@ class Morphology:
         self._table: _Table | None = None
         self._ids: dict[str, int] = {}
         self._entries: list[dict[str, Any]] = []  # lemma number -> {lemma, lemma_id, root, pos, frequency}
-        self._forms_of: dict[int, list[str]] = {}
+        self._forms_of: dict[int, list[str]] | None = None
         self._memo: OrderedDict[str, tuple[int, ...]] = OrderedDict()
         self._function: dict[str, tuple[int, ...]] = {}  # function-word form -> its readings (data file)
         self._views: dict[str, View] = {}
         self._choices: dict[tuple[str, str], int] = {}  # (bare form, POS) -> the analysis `_chosen` gives it
         self.table_built = False  # True when this instance built (rather than loaded) the table
+        self._version: str | None = None
         self.analyser_calls = 0
 
     # -------------------------------------------------------------------------------------------- loading
@@ -275,9 +280,12 @@ class Morphology:
         return self._backend
 
     def package_version(self) -> str:
-        if self.package == "qalsadi":
-            return metadata.version("qalsadi") + "+arramooz" + metadata.version("arramooz-pysqlite")
-        return metadata.version(self.package)
+        if self._version is None:  # read once: the journal asks for it at every new lemma
+            if self.package == "qalsadi":
+                self._version = metadata.version("qalsadi") + "+arramooz" + metadata.version("arramooz-pysqlite")
+            else:
+                self._version = metadata.version(self.package)
+        return self._version
 
     def analysis_version(self) -> str:
         """What `analyze` answers depends on: the package's version and the digest of the tagger's weights and the
@@ -288,8 +296,13 @@ class Morphology:
         return f"{self.package_version()}+{digest.hexdigest()}"
 
     @property
+    def table_name(self) -> str:
+        return f"morphology-{self.package}-{self.package_version()}.pickle"
+
+    @property
     def table_path(self) -> Path:
-        return self.data_dir / f"morphology-{self.package}-{self.package_version()}.pickle"
+        """Where this instance writes the table it builds (it reads the shipped one first)."""
+        return self.data_dir / self.table_name
 
     def load(self) -> None:
         """Load the compiled table, building it first when missing or stale. Called on first use."""
@@ -298,11 +311,9 @@ class Morphology:
         with self._lock:
             if self._table is not None:
                 return
-            table = self._read(self.table_path)
-            if table is None:
-                table = self._build()
-                self._write(table)
-                self.table_built = True
+            table, self.table_built = read_or_build(
+                self.table_name, self.data_dir, self.shipped_dir, self._read, self._build_and_write
+            )
             if self.tagger is None:
                 self.tagger = PosTagger.load()
             self._install(table)
@@ -318,6 +329,11 @@ class Morphology:
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError):
             return None
         return table if isinstance(table, _Table) else None
+
+    def _build_and_write(self, path: Path) -> _Table:
+        table = self._build()
+        self._write(table)
+        return table
 
     def _write(self, table: _Table) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -381,24 +397,19 @@ class Morphology:
         return n
 
     def _install(self, table: _Table) -> None:
-        self._ids = {}
-        self._entries = []
-        for n, (lemma, root, pos, freq) in enumerate(table.lemmas):
-            entry = Analysis(lemma, lemma_id_for(table.package, lemma, pos, root), root, pos, freq).as_dict()
-            self._entries.append(entry)
-            self._ids[entry["lemma_id"]] = n
-        # Forms of a lemma: those where it is the top reading first, then those where it is another reading;
-        # within each, corpus frequency order (the table's insertion order).
-        top: dict[int, list[str]] = {}
-        other: dict[int, list[str]] = {}
-        for form, ids in table.exact.items():
-            for rank_, n in enumerate(ids):
-                lst = (top if rank_ == 0 else other).setdefault(n, [])
-                if len(lst) <= LEMMA_FORMS_LIMIT:
-                    lst.append(form)
-        self._forms_of = {
-            n: (top.get(n, []) + other.get(n, []))[: LEMMA_FORMS_LIMIT + 1] for n in top.keys() | other.keys()
-        }
+        package = table.package
+        self._entries = [
+            {
+                "lemma": lemma,
+                "lemma_id": lemma_id_for(package, lemma, pos, root),
+                "root": root,
+                "pos": pos,
+                "frequency": freq,
+            }
+            for lemma, root, pos, freq in table.lemmas
+        ]
+        self._ids = {entry["lemma_id"]: n for n, entry in enumerate(self._entries)}
+        self._forms_of = None  # indexed on first use (`_forms_index`): only the lemma links need it
         self._table = table
         self._function = {
             form: tuple(self._lemma_number(*reading) for reading in readings)
@@ -489,6 +500,7 @@ class Morphology:
     def _journal_lemma(self, entry: tuple[str, str, str, int]) -> None:
         line = (json.dumps(list(entry), ensure_ascii=False) + "\n").encode()
         with contextlib.suppress(OSError):  # the journal is a convenience: losing a line loses no analysis
+            self.data_dir.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.journal_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 os.write(fd, line)
@@ -496,10 +508,11 @@ class Morphology:
                 os.close(fd)
 
     def _replay_journal(self) -> None:
-        try:
-            lines = self.journal_path.read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return
+        lines: list[str] = []
+        for folder in (self.shipped_dir, self.data_dir):
+            if folder is not None:
+                with contextlib.suppress(OSError):
+                    lines += (folder / self.journal_path.name).read_text(encoding="utf-8").splitlines()
         for line in lines:
             with contextlib.suppress(ValueError, TypeError):
                 lemma, root, pos, freq = json.loads(line)
@@ -509,15 +522,46 @@ class Morphology:
     def _analysis(self, n: int) -> Analysis:
         return Analysis(**self._entries[n])
 
+    def _forms_index(self) -> dict[int, list[str]]:
+        """Forms of each lemma of the table: those where it is the top reading first, then those where it is
+        another reading; within each, corpus frequency order (the table's insertion order)."""
+        if self._forms_of is None:
+            with self._lock:
+                if self._forms_of is None:
+                    table = self._table
+                    assert table is not None
+                    top: dict[int, list[str]] = {}
+                    other: dict[int, list[str]] = {}
+                    for form, ids in table.exact.items():
+                        for rank_, n in enumerate(ids):
+                            lst = (top if rank_ == 0 else other).setdefault(n, [])
+                            if len(lst) <= LEMMA_FORMS_LIMIT:
+                                lst.append(form)
+                    self._forms_of = {
+                        n: (top.get(n, []) + other.get(n, []))[: LEMMA_FORMS_LIMIT + 1]
+                        for n in top.keys() | other.keys()
+                    }
+        return self._forms_of
+
     def _forms(self, n: int, token: str) -> list[str]:
         key = bare(token)
-        return [f for f in self._forms_of.get(n, ()) if f != key][:LEMMA_FORMS_LIMIT]
+        return [f for f in self._forms_index().get(n, ()) if f != key][:LEMMA_FORMS_LIMIT]
 
     # ------------------------------------------------------------------------------------------ public
     def analyses(self, token: str) -> list[Analysis]:
         """Every ranked analysis of one word."""
         self.load()
         return [self._analysis(n) for n in self._lookup(token)]
+
+    def known_lemma(self, token: str) -> str | None:
+        """The top-ranked lemma of a form the compiled table holds, without calling the analyser: ``None`` for any
+        other form. (Not the memo of the analyser's answers: the result must not depend on the texts read before.)"""
+        self.load()
+        table = self._table
+        assert table is not None
+        key = bare(token)
+        ids = table.exact.get(key) or table.loose.get(loose(key))
+        return self._entries[ids[0]]["lemma"] if ids else None
 
     def analyze(
         self,
@@ -732,7 +776,7 @@ class Morphology:
         if n is None:
             return None
         entry = dict(self._entries[n])
-        entry["forms"] = list(self._forms_of.get(n, ()))[:LEMMA_FORMS_LIMIT]
+        entry["forms"] = list(self._forms_index().get(n, ()))[:LEMMA_FORMS_LIMIT]
         entry["package"] = self.package
         return entry
 

@@ -15,6 +15,17 @@ from typing import Any
 from tahqiq.json_body import json_object
 from tahqiq.problems import Problem
 
+# The request fields each operation accepts: any other field is refused (422).
+OPERATION_FIELDS: dict[str, frozenset[str]] = {
+    "lookup": frozenset({"sentence_id", "text", "source", "similarity_threshold"}),
+    "glossary": frozenset({"text", "top_k", "similarity_threshold", "include_offsets", "source"}),
+    "morph": frozenset({"text", "task", "flag", "language", "include_lemma"}),
+    "ner": frozenset({"text", "mode", "include_offsets"}),
+    "wsd": frozenset({"text", "include_gloss"}),
+    "re": frozenset({"text"}),
+}
+
+
 _INT = re.compile(r"^[+-]?\d{1,18}$")
 _TRUE, _FALSE = ("true", "1"), ("false", "0")
 

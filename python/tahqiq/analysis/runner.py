@@ -20,31 +20,33 @@ process, so a fix or a speed-up here reaches all three.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from tahqiq.analysis.corpus.dialect import DialectIndex
-from tahqiq.analysis.corpus.importer import imported_corpora, shipped_corpus
+from tahqiq.analysis.compiled import SHIPPED_DIR
 from tahqiq.analysis.params import Params
-from tahqiq.analysis.service import AnalysisService
 from tahqiq.problems import Problem
 from tahqiq.workpool import PoolFull, WorkPool
+
+if TYPE_CHECKING:  # the models are imported where they run (workers), not by the server's process at its start
+    from tahqiq.analysis.service import AnalysisService
 
 log = logging.getLogger("tahqiq.analysis")
 
 Operation = Literal["lookup", "glossary", "morph", "ner", "wsd", "re", "lemma", "sense"]
 Status = Literal["loading", "ready", "failed"]
-LOADING_RETRY_AFTER_S = 5  # the language data takes a second or two to load, about a minute to build
+LOADING_RETRY_AFTER_S = 5  # the shipped language data loads in a second or two; building it takes about a minute
 BUSY_RETRY_AFTER_S = 1
 
 
@@ -56,10 +58,22 @@ class AnalysisConfig:
     cache_dir: str  # compiled language data
     max_chars: int
 
-    def build(self) -> AnalysisService:
+    def build(self, *, shipped_dir: Path | None = SHIPPED_DIR) -> AnalysisService:
+        """The service; ``shipped_dir=None`` ignores the wheel's compiled data (to compile it)."""
+        from tahqiq.analysis.corpus.dialect import DialectIndex
+        from tahqiq.analysis.corpus.importer import imported_corpora, shipped_corpus
+        from tahqiq.analysis.service import AnalysisService
+
         imported = imported_corpora(Path(self.data_dir)) if self.data_dir else {}
         corpora = {"tahqiq": shipped_corpus(), **imported}
-        return AnalysisService(DialectIndex(corpora), self.cache_dir, self.max_chars)
+        return AnalysisService(DialectIndex(corpora), self.cache_dir, self.max_chars, shipped_dir=shipped_dir)
+
+
+def compile_into(folder: Path) -> list[Path]:
+    """Builds every compiled data file (tahqiq.analysis.compiled) into ``folder`` and returns the files there. The
+    build backend runs this on the wheel's contents."""
+    AnalysisConfig(data_dir="", cache_dir=str(folder), max_chars=10_000).build(shipped_dir=None).prepare()
+    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +122,15 @@ def start_worker(config: AnalysisConfig) -> None:
     # the server's process is gone), so a stop signal sent to the whole process group must not cut a call short.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    service = config.build()
-    service.prepare()
+    # Loading makes a few million objects that live as long as the process: with the collector off meanwhile and
+    # those objects frozen after (never scanned again), the start is faster and later collections stay short.
+    gc.disable()
+    try:
+        service = config.build()
+        service.prepare()
+    finally:
+        gc.freeze()
+        gc.enable()
     worker_service = service
 
 
@@ -134,6 +155,8 @@ class AnalysisRunner:
         self.sizes: dict[str, Any] = {}
         self._service: AnalysisService | None = None  # with no worker processes: the service, in this process
         self._reload: asyncio.Future[None] | None = None
+        self._loading: Future[dict[str, Any]] | None = None  # begun by begin_load, awaited by load
+        self._load_started = 0.0
         self._pool = self._new_pool()
 
     def _new_pool(self) -> WorkPool:
@@ -148,21 +171,27 @@ class AnalysisRunner:
             executor = ThreadPoolExecutor(1, thread_name_prefix="tahqiq-analysis")
         return WorkPool(executor, max(1, self.processes), self.queue)
 
+    def begin_load(self) -> None:
+        """Starts loading the language data now (in the first worker process, or on this runner's thread), with no
+        event loop needed: a server worker calls this before it imports the web application. `load` waits for it."""
+        if self._loading is None:
+            self._load_started = time.perf_counter()
+            self._loading = self._pool.executor.submit(_worker_sizes if self.processes else self._load_here)
+
     async def load(self) -> None:
-        """Loads the language data (in the first worker process, or here), logging its start and its end."""
-        log.info("loading the language data (the first start on a machine builds it, about a minute)")
-        started = time.perf_counter()
+        """Loads the language data (begun by `begin_load`, or now), logging its start and its end."""
+        log.info("loading the language data")
+        self.begin_load()
+        assert self._loading is not None
+        loading, self._loading = self._loading, None
         try:
-            if self.processes:
-                self.sizes = await asyncio.wrap_future(self._pool.executor.submit(_worker_sizes))
-            else:
-                self.sizes = await asyncio.wrap_future(self._pool.executor.submit(self._load_here))
+            self.sizes = await asyncio.wrap_future(loading)
         except Exception:
             self.status = "failed"
             log.exception("the language data failed to load; the analysis routes answer 503")
             return
         self.status = "ready"
-        log.info("the language data is loaded (%.1f s)", time.perf_counter() - started)
+        log.info("the language data is loaded (%.1f s)", time.perf_counter() - self._load_started)
 
     def _load_here(self) -> dict[str, Any]:
         service = self.config.build()
@@ -173,7 +202,7 @@ class AnalysisRunner:
     async def perform(self, call: AnalysisCall) -> bytes:
         if self.status != "ready":
             detail = (
-                "the language data is loading (the first start on a machine builds it, about a minute); retry after "
+                "the language data is loading (a second or two; about a minute where it must be built); retry after "
                 "Retry-After seconds"
                 if self.status == "loading"
                 else "the language data failed to load; the server log says why"

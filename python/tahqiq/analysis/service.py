@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData
 from tahqiq.analysis.corpus.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
 from tahqiq.analysis.corpus.schema import token_dict
 from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
@@ -21,11 +23,14 @@ class AnalysisService:
     """Dialect lookup and glossary are ready at once; the models that load from installed packages (morphology,
     the entity recognizer, the sense inventory) are prepared by `prepare()`, which the app runs in a thread."""
 
-    def __init__(self, dialects: DialectIndex, cache_dir: str, max_chars: int) -> None:
+    def __init__(
+        self, dialects: DialectIndex, cache_dir: str, max_chars: int, *, shipped_dir: Path | None = SHIPPED_DIR
+    ) -> None:
         self.dialects = dialects
         self.max_chars = max_chars
-        self.morphology = Morphology(cache_dir, max_chars=max_chars)
-        self.senses = SenseInventory(cache_dir)
+        self.compiled = CompiledData(Path(cache_dir), shipped_dir)
+        self.morphology = Morphology(cache_dir, max_chars=max_chars, shipped_dir=shipped_dir)
+        self.senses = SenseInventory(cache_dir, shipped_dir=shipped_dir)
         self.disambiguator = Disambiguator(self.senses, self.morphology)
         self.relations = RelationExtractor()
         self._recognizer: Recognizer | None = None
@@ -35,7 +40,7 @@ class AnalysisService:
         self.morphology.load()
         self.senses.load()
         self.disambiguator.example_contexts()  # the sense-tagged examples, lemmatised once (then from the cache)
-        self._recognizer = Recognizer(context=self.morphology.words_in_context)
+        self._recognizer = Recognizer(context=self.morphology.words_in_context, compiled=self.compiled)
 
     @property
     def recognizer(self) -> Recognizer:
@@ -52,8 +57,6 @@ class AnalysisService:
 
     def _source(self, params: Params) -> str:
         return params.choice("source", ALL, (ALL, *self.dialects.names()))
-
-    LOOKUP_PARAMS = frozenset({"sentence_id", "text", "source", "similarity_threshold"})
 
     def lookup(self, params: Params, *, fallbacks: bool) -> dict[str, Any]:
         sentence_id = params.integer("sentence_id", None, 1, 2**31 - 1)
@@ -87,8 +90,6 @@ class AnalysisService:
             "tokens": [token_dict(t) for t in found.sentence.tokens],
         }
 
-    GLOSSARY_PARAMS = frozenset({"text", "top_k", "similarity_threshold", "include_offsets", "source"})
-
     def glossary(self, params: Params) -> dict[str, Any]:
         text = params.text("text", required=True, max_chars=self.max_chars)
         top_k = params.integer("top_k", 3, 1, MAX_TOP_K)
@@ -101,8 +102,6 @@ class AnalysisService:
             text, top_k=top_k, threshold=threshold, include_offsets=include_offsets, source=source
         )
         return {"tokens": tokens}
-
-    MORPH_PARAMS = frozenset({"text", "task", "flag", "language", "include_lemma"})
 
     def morph(self, params: Params, lemma_url: Callable[[str], str]) -> dict[str, Any]:
         """Per word: lemma, lemma_id, root, pos, frequency (or the subset the task asks for). Blocking: the
@@ -134,8 +133,6 @@ class AnalysisService:
             raise Problem("not-found", f"no lemma has lemma_id {lemma_id!r} (ids come from /morph answers)")
         return entry
 
-    NER_PARAMS = frozenset({"text", "mode", "include_offsets"})
-
     def ner(self, params: Params) -> dict[str, Any]:
         text = params.text("text", required=True, max_chars=self.max_chars)
         mode = params.choice("mode", "nested", ("nested", "flat"))
@@ -143,8 +140,6 @@ class AnalysisService:
         params.done()
         assert text is not None
         return self.recognizer.tag(text, mode="flat" if mode == "flat" else "nested", include_offsets=include_offsets)
-
-    WSD_PARAMS = frozenset({"text", "include_gloss"})
 
     def wsd(self, params: Params, sense_url: Callable[[str], str]) -> dict[str, Any]:
         """Blocking (lemmatisation may run the analyser): the app calls it in a worker thread."""
@@ -157,8 +152,6 @@ class AnalysisService:
             text, include_gloss=include_gloss, sense_url=sense_url, entities=entities
         )
         return {"tokens": tokens}
-
-    RE_PARAMS = frozenset({"text"})
 
     def re(self, params: Params) -> dict[str, Any]:
         text = params.text("text", required=True, max_chars=self.max_chars)

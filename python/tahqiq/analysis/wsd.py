@@ -5,7 +5,8 @@ Lesk-style chooser over lemmas.
 holds Arabic definitions for 19,305 nouns, most of them written as numbered senses
 (``1.""example"" : gloss. 2.""example"" : gloss``). Each numbered part is one sense (a definition without numbers
 is one sense); the example phrases and the gloss together are the sense's signature. The data is read where the
-package installed it and compiled once into ``<cache_dir>/wsd-arramooz-<version>.pickle`` (written atomically;
+package installed it and compiled once into ``wsd-arramooz-<version>-<digest>.pickle``, which the wheel ships
+(else it is built into ``<cache_dir>``, atomically and by one process at a time: :mod:`tahqiq.analysis.compiled`;
 a file of another version or format is rebuilt). Nothing is downloaded and nothing is copied into the project.
 
 **Sense ids.** ``sense_id`` = the first 12 hex digits of BLAKE2b over ``"arramooz\\x1f<vocalized headword>\\x1f<sense
@@ -39,7 +40,7 @@ log-likelihood ratio, against the word's other exemplified senses, of each stem,
 context (kept when positive). A context word adds its best profile weight (by stem or lemma; else ROOT_WEIGHT times
 its root's; else GLOSS_WEIGHT times its own glosses' words'), decaying with distance; EXAMPLE_WEIGHT times the sum
 joins the overlap and the prior. Words without examples are chosen as before. The examples' contexts are
-lemmatised once into ``<cache_dir>/wsd-examples-<digest>.pickle`` (docs/design/wsd.md).
+lemmatised once into ``wsd-examples-<digest>.pickle``, shipped or cached like the inventory (docs/design/wsd.md).
 """
 
 from __future__ import annotations
@@ -48,19 +49,18 @@ import contextlib
 import hashlib
 import math
 import os
-import pickle
 import re
 import sqlite3
-import tempfile
 import threading
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build, read_pickle, write_pickle
 from tahqiq.analysis.project_senses import SENSES_EXAMPLES_FILE, SENSES_FILE, digest, read_marked, read_senses
 from tahqiq.arabic.clitics import light_stem
 from tahqiq.arabic.keys import bare, loose, loose_unpunctuated_ta_folded
@@ -82,7 +82,7 @@ __all__ = [
 
 SOURCE: Final = "arramooz"
 PROJECT_SOURCE: Final = "tahqiq"  # the senses the project writes (data/senses.txt)
-FORMAT: Final = 3
+FORMAT: Final = 4
 ENTITY_PREFIX: Final = "entity:"
 NO_SENSE_POS: Final = frozenset(("prep", "conj", "pron", "part", "num", "adv"))
 # the project's senses come after the lexicon's rows among headwords of equal frequency
@@ -295,8 +295,15 @@ def _project_senses(noun_freq: Counter[str], verb_freq: Counter[str]) -> list[Se
 class SenseInventory:
     """Sense inventory compiled from arramooz's noun definitions into ``cache_dir``. Thread-safe; loads on first use."""
 
-    def __init__(self, cache_dir: str | os.PathLike[str], *, data_dir: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        cache_dir: str | os.PathLike[str],
+        *,
+        data_dir: str | os.PathLike[str] | None = None,
+        shipped_dir: Path | None = SHIPPED_DIR,
+    ) -> None:
         self.cache_dir = Path(cache_dir)
+        self.shipped_dir = shipped_dir  # the wheel's compiled data, read before cache_dir (tahqiq.analysis.compiled)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._lock = threading.Lock()
         self._senses: list[Sense] | None = None
@@ -309,8 +316,13 @@ class SenseInventory:
         return metadata.version("arramooz-pysqlite")
 
     @property
+    def name(self) -> str:
+        return f"wsd-{SOURCE}-{self.version()}-{digest(SENSES_FILE)}.pickle"
+
+    @property
     def path(self) -> Path:
-        return self.cache_dir / f"wsd-{SOURCE}-{self.version()}-{digest(SENSES_FILE)}.pickle"
+        """Where this inventory writes the index it builds (it reads the shipped one first)."""
+        return self.cache_dir / self.name
 
     def load(self) -> None:
         if self._senses is not None:
@@ -318,43 +330,30 @@ class SenseInventory:
         with self._lock:
             if self._senses is not None:
                 return
-            senses = self._read()
-            if senses is None:
-                senses = self._build()
-                self._write(senses)
-                self.built = True
+            senses, self.built = read_or_build(
+                self.name, self.cache_dir, self.shipped_dir, self._read, self._build_and_write
+            )
             self._install(senses)
 
-    def _read(self) -> list[Sense] | None:
-        data = _read_pickle(self.path)
+    def _build_and_write(self, path: Path) -> list[Sense]:
+        senses = self._build()
+        self._write(senses)
+        return senses
+
+    def _read(self, path: Path) -> list[Sense] | None:
+        data = read_pickle(path)
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != self.version():
             return None
-        return [Sense(**s) for s in data["senses"]]
+        return [Sense(*s) for s in data["senses"]]
 
     def _write(self, senses: list[Sense]) -> None:
+        # each sense as a tuple of its fields in order: loads about twice as fast as dicts or the objects
         payload = {
             "format": FORMAT,
             "version": self.version(),
-            "senses": [
-                {
-                    f: getattr(s, f)
-                    for f in (
-                        "sense_id",
-                        "headword",
-                        "key",
-                        "number",
-                        "gloss",
-                        "frequency",
-                        "row",
-                        "stems",
-                        "pos",
-                        "source",
-                    )
-                }
-                for s in senses
-            ],
+            "senses": [tuple(getattr(s, f.name) for f in fields(Sense)) for s in senses],
         }
-        _write_pickle(self.path, payload, f"wsd-{SOURCE}-*.pickle")
+        write_pickle(self.path, payload, f"wsd-{SOURCE}-*.pickle")
 
     def _build(self) -> list[Sense]:
         data = self.data_dir or _arramooz_dir()
@@ -434,6 +433,8 @@ class SenseInventory:
 # --------------------------------------------------------------------------------------------- disambiguator
 class Lemmatizer(Protocol):
     def analyze(self, text: str, *, task: str = ..., flag: str = ...) -> list[dict[str, Any]]: ...
+
+    def known_lemma(self, token: str) -> str | None: ...
 
 
 @dataclass
@@ -527,18 +528,18 @@ class Disambiguator:
         return keys
 
     def signature(self, sense: Sense) -> frozenset[str]:
-        """The sense's signature keys: clitic-stripped forms and lemmas of its gloss words (memoised)."""
+        """The sense's signature keys: clitic-stripped forms of its gloss words, and the lemmas of those the
+        morphology table holds (memoised). Only the table's: the analyser takes 10-30 ms a word, and a gloss word
+        outside the table is already in the signature by its stem (docs/design/wsd.md, "Signatures")."""
         sig = self._signatures.get(sense.sense_id)
         if sig is not None:
             return sig
         keys = set(sense.stems)
-        words = _content_words(sense.gloss)
-        if words:
-            for a in self.morphology.analyze(" ".join(words), task="full"):
-                lemma = str(a.get("lemma") or "")
-                if lemma and loose_unpunctuated_ta_folded(lemma) not in _STOP:
-                    keys.add(light_stem(lemma))
-                    keys.add(loose_unpunctuated_ta_folded(lemma))
+        for word in _content_words(sense.gloss):
+            lemma = self.morphology.known_lemma(word)
+            if lemma and loose_unpunctuated_ta_folded(lemma) not in _STOP:
+                keys.add(light_stem(lemma))
+                keys.add(loose_unpunctuated_ta_folded(lemma))
         keys -= {sense.key, light_stem(sense.key), ""}
         sig = frozenset(keys)
         with self._lock:
@@ -580,23 +581,35 @@ class Disambiguator:
     def example_contexts(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
         """Per headword key, each example's (sense id, context keys): the other words' stems and lemmas, and their
         roots unless the target's. Lemmatising 1,500 sentences takes seconds, so for the shipped file the result is
-        kept in ``<cache_dir>/wsd-examples-<digest>.pickle`` (digest of the file and the morphology's version)."""
+        kept in ``wsd-examples-<digest>.pickle`` (digest of the file and the morphology's version), shipped in the
+        wheel or built into the cache directory."""
         if self._contexts is not None:
             return self._contexts
         with self._contexts_lock:
             if self._contexts is not None:
                 return self._contexts
-            path = self._contexts_path() if self._shipped_examples else None
-            contexts = _read_pickle(path) if path is not None else None
-            if contexts is None:
-                contexts = {}
-                for ex in self._examples:
-                    sense = self.inventory.get(ex.sense_id)
-                    if sense is not None:
-                        contexts.setdefault(sense.key, []).append((ex.sense_id, self._context_keys(ex, sense.key)))
-                if path is not None:
-                    _write_pickle(path, contexts, "wsd-examples-*.pickle")
+            contexts: dict[str, list[tuple[str, frozenset[str]]]]
+            if self._shipped_examples:
+                inv = self.inventory
+                contexts, _ = read_or_build(
+                    self._contexts_name(), inv.cache_dir, inv.shipped_dir, read_pickle, self._build_contexts
+                )
+            else:
+                contexts = self._lemmatised_examples()
             self._contexts = contexts
+        return contexts
+
+    def _build_contexts(self, path: Path) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        contexts = self._lemmatised_examples()
+        write_pickle(path, contexts, "wsd-examples-*.pickle")
+        return contexts
+
+    def _lemmatised_examples(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
+        contexts: dict[str, list[tuple[str, frozenset[str]]]] = {}
+        for ex in self._examples:
+            sense = self.inventory.get(ex.sense_id)
+            if sense is not None:
+                contexts.setdefault(sense.key, []).append((ex.sense_id, self._context_keys(ex, sense.key)))
         return contexts
 
     def _context_keys(self, ex: Example, key: str) -> frozenset[str]:
@@ -610,12 +623,12 @@ class Disambiguator:
                     keys.add(w.root)
         return frozenset(keys - {key, light_stem(key)})
 
-    def _contexts_path(self) -> Path:
+    def _contexts_name(self) -> str:
         version = getattr(self.morphology, "analysis_version", None)  # the lexicon's and the tagger's
         tag = f"{type(self.morphology).__name__} {version() if callable(version) else ''} {FORMAT}"
         files = digest(EXAMPLES_FILE, SENSES_FILE, SENSES_EXAMPLES_FILE)
         key = hashlib.blake2b((files + tag).encode("utf-8"), digest_size=8).hexdigest()
-        return self.inventory.cache_dir / f"wsd-examples-{key}.pickle"
+        return f"wsd-examples-{key}.pickle"
 
     def example_score(self, sense: Sense, words: Sequence[_Word], index: int) -> float:
         """Per context word, its best profile weight for the sense (by stem or lemma; else ``root_weight`` times its
@@ -747,33 +760,6 @@ class Disambiguator:
         entry = s.as_dict()
         entry["other_senses"] = [o.sense_id for o in self.inventory.senses_for(s.key) if o.sense_id != sense_id]
         return entry
-
-
-def _read_pickle(path: Path) -> Any:
-    """The cached object, or None when the file is missing or damaged (the caller then rebuilds it)."""
-    try:
-        with path.open("rb") as fh:
-            return pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
-        return None
-
-
-def _write_pickle(path: Path, payload: Any, stale: str) -> None:
-    """Atomically, then removes the other files matching ``stale`` (older versions)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".wsd-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    for old in path.parent.glob(stale):
-        if old != path:
-            with contextlib.suppress(OSError):
-                old.unlink()
 
 
 def _nominal(word: _Word, previous: _Word | None) -> bool:

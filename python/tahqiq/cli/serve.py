@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     with_store(argparse.Namespace(database_url=settings.database_url), _migrated)  # once, before the workers
     os.environ.update(settings.to_env())  # the workers rebuild the same settings from these
     Granian(
-        "tahqiq.web.app:app_from_env",
+        "tahqiq.web.entry:app_from_env",
         factory=True,
         address=settings.host,
         port=settings.port,

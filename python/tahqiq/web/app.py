@@ -1,25 +1,26 @@
 """The BlackSheep application: `create_app(settings)` composes the service (`service.Service`) and each area's
-routes; `app_from_env()` is the factory server workers call."""
+routes. Server workers start from `tahqiq.web.entry.app_from_env`, which starts the analysis workers first."""
 
 from __future__ import annotations
 
 import gc
-import logging
-import os
 
 from blacksheep import Application
 from blacksheep.server.routing import Router
 
+from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
 from tahqiq.web import routes_access, routes_analysis, routes_summarize
+from tahqiq.web.analysis_workers import analysis_runner
 from tahqiq.web.service import Service
 
 
-def create_app(settings: Settings, store: Store | None = None) -> Application:
-    """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL."""
-    service = Service(settings, store or open_store(settings.database_url))
+def create_app(settings: Settings, store: Store | None = None, analysis: AnalysisRunner | None = None) -> Application:
+    """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL, and
+    `analysis` to a new runner when the settings serve the analysis area."""
+    service = Service(settings, store or open_store(settings.database_url), analysis or analysis_runner(settings))
     app = Application(router=Router())  # its own: a second app in one process (tests) shares no routes
     service.router = app.router
     app.on_start += service.start
@@ -51,12 +52,3 @@ def tune_collector() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
-
-
-def app_from_env() -> Application:
-    """Factory for server workers: settings from the environment that `tahqiq serve` prepared."""
-    settings = Settings.from_env(os.environ).with_secret_key()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    app = create_app(settings)
-    tune_collector()
-    return app

@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 from blacksheep import Request
 from blacksheep.server.routing import Router
 
-from tahqiq.analysis.params import Params
+from tahqiq.analysis.params import OPERATION_FIELDS, Params
 from tahqiq.analysis.runner import AnalysisCall, AnalysisRunner, Operation
-from tahqiq.analysis.service import AnalysisService
 from tahqiq.reply import Reply
 from tahqiq.web.body import header, route_value
 
@@ -36,22 +35,22 @@ class AnalysisRoutes:
         return Reply(200, await self.runner.perform(call))
 
     async def dialect_lookup(self, request: Request) -> Reply:
-        return await self._analyze(request, "lookup", AnalysisService.LOOKUP_PARAMS)
+        return await self._analyze(request, "lookup", OPERATION_FIELDS["lookup"])
 
     async def dialect_glossary(self, request: Request) -> Reply:
-        return await self._analyze(request, "glossary", AnalysisService.GLOSSARY_PARAMS)
+        return await self._analyze(request, "glossary", OPERATION_FIELDS["glossary"])
 
     async def morph(self, request: Request) -> Reply:
-        return await self._analyze(request, "morph", AnalysisService.MORPH_PARAMS)
+        return await self._analyze(request, "morph", OPERATION_FIELDS["morph"])
 
     async def ner(self, request: Request) -> Reply:
-        return await self._analyze(request, "ner", AnalysisService.NER_PARAMS)
+        return await self._analyze(request, "ner", OPERATION_FIELDS["ner"])
 
     async def wsd(self, request: Request) -> Reply:
-        return await self._analyze(request, "wsd", AnalysisService.WSD_PARAMS)
+        return await self._analyze(request, "wsd", OPERATION_FIELDS["wsd"])
 
     async def relations(self, request: Request) -> Reply:
-        return await self._analyze(request, "re", AnalysisService.RE_PARAMS)
+        return await self._analyze(request, "re", OPERATION_FIELDS["re"])
 
     async def lemma(self, request: Request) -> Reply:
         return await self._analyze(request, "lemma", frozenset(), route_value(request, "lemma_id"))

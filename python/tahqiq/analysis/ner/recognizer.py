@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tahqiq.analysis.compiled import CompiledData
 from tahqiq.analysis.ner.everyday import read_in_context
 from tahqiq.analysis.ner.layers import LAYERS
 from tahqiq.analysis.ner.lexicon import Lexicon
@@ -41,7 +42,8 @@ class Recognizer:
     boundary layer for PERS, OCC and FAC over the rules (``tagger``): True takes the shipped weights
     (data/tagger.json), False the rules alone, or a trained `NerTagger`. ``context``: how morphology reads each
     word in its sentence (``Morphology.words_in_context``), which the rules consult for everyday words
-    (docs/design/ner.md, "Everyday words"); None reads the text without morphology."""
+    (docs/design/ner.md, "Everyday words"); None reads the text without morphology. ``compiled``: where the
+    installed gazetteers' records are kept once read (None: read the packages, about a second)."""
 
     def __init__(
         self,
@@ -49,11 +51,12 @@ class Recognizer:
         installed: bool = True,
         learned: bool | NerTagger = True,
         context: ContextReader | None = None,
+        compiled: CompiledData | None = None,
     ) -> None:
         self._tagger: NerTagger | None = (
             learned if isinstance(learned, NerTagger) else NerTagger.load(TAGGER_FILE) if learned else None
         )
-        self.lexicon = Lexicon(installed=installed)
+        self.lexicon = Lexicon(installed=installed, compiled=compiled)
         self._context = context
 
     def sizes(self) -> dict[str, int]:
