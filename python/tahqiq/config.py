@@ -124,8 +124,8 @@ class Settings:
     )
     cache_dir: str = _setting(
         "TAHQIQ_CACHE_DIR",
-        "folder for language data compiled from installed packages when the wheel's copy does not match them; safe "
-        "to share and to delete",
+        "folder for language data compiled from installed packages when the wheel's copy does not match them, and "
+        "for the morphological analyser's answers, shared by the machine's processes; safe to share and to delete",
         default="./var/cache",
     )
     analysis_max_chars: int = _setting(

@@ -258,3 +258,36 @@ def test_sizes(morph: Morphology) -> None:
     s = morph.sizes()
     assert s["morphology_package"].startswith("farahidi ")
     assert s["morphology_forms"] > 10_000 and s["morphology_lemmas"] > s["morphology_forms"] // 4
+
+
+# ------------------------------------------------------------------------------------- shared analyses
+RARE = "وبمستشفياتهم ولجامعاتهن فبطائراتكم"  # forms no compiled table holds
+
+
+def _rare_morphology(folder: Path, *, shared: bool = True) -> Morphology:
+    """A morphology on the wheel's table whose analyser answers are shared through ``folder``."""
+    return Morphology(folder, shared=shared)
+
+
+def test_the_analysers_answers_are_shared_through_the_cache_folder(tmp_path: Path) -> None:
+    first = _rare_morphology(tmp_path)
+    answer = first.analyze(RARE, flag="*")
+    assert first.analyser_calls == 3
+    second = _rare_morphology(tmp_path)  # another process, or a restart: the same folder
+    assert second.analyze(RARE, flag="*") == answer
+    assert second.analyser_calls == 0
+    alone = _rare_morphology(tmp_path / "other", shared=False)
+    assert alone.analyze(RARE, flag="*") == answer  # sharing never changes an answer
+    assert alone.analyser_calls == 3
+    assert not (tmp_path / "other").exists() or not list((tmp_path / "other").glob("*.sqlite"))
+
+
+def test_a_damaged_shared_file_leaves_the_analyser_to_answer(tmp_path: Path) -> None:
+    expected = _rare_morphology(tmp_path / "clean", shared=False).analyze(RARE, flag="*")
+    damaged = _rare_morphology(tmp_path)
+    damaged.load()
+    shared = damaged._shared_analyses()
+    assert shared is not None
+    shared.path.write_bytes(b"this is not a database" * 100)
+    assert damaged.analyze(RARE, flag="*") == expected
+    assert damaged.analyser_calls == 3

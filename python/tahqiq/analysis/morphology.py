@@ -71,6 +71,7 @@ from tahqiq.analysis.morph_backends import (
 )
 from tahqiq.analysis.ner.reading import WordInContext
 from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
+from tahqiq.analysis.shared_analyses import SharedAnalyses
 from tahqiq.arabic.clitics import ARTICLE_PREFIXES
 from tahqiq.arabic.keys import bare, key, loose
 from tahqiq.core import Token, scan
@@ -248,8 +249,10 @@ class Morphology:
         max_chars: int = DEFAULT_MAX_CHARS,
         tagger: PosTagger | None = None,
         shipped_dir: Path | None = SHIPPED_DIR,
+        shared: bool = True,
     ) -> None:
         self.data_dir = Path(data_dir)
+        self.shared = shared  # the analyser's answers also kept in data_dir for every process (`_shared_analyses`)
         self.shipped_dir = shipped_dir  # the wheel's compiled data, read before data_dir (tahqiq.analysis.compiled)
         self.tagger = tagger  # loaded with the table when not given
         self.package = package
@@ -268,6 +271,7 @@ class Morphology:
         self._choices: dict[tuple[str, str], int] = {}  # (bare form, POS) -> the analysis `_chosen` gives it
         self.table_built = False  # True when this instance built (rather than loaded) the table
         self._version: str | None = None
+        self._shared: SharedAnalyses | None = None
         self.analyser_calls = 0
 
     # -------------------------------------------------------------------------------------------- loading
@@ -347,8 +351,9 @@ class Morphology:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+        current = f"morphology-{self.package}-{self.package_version()}."
         for old in self.data_dir.glob(f"morphology-{self.package}-*"):
-            if old not in (self.table_path, self.journal_path):
+            if not old.name.startswith(current):  # this version's table, journal and shared analyses stay
                 with contextlib.suppress(OSError):
                     old.unlink()
 
@@ -451,8 +456,13 @@ class Morphology:
             for i, n in enumerate(lids):
                 hints.setdefault(table.lemmas[n][0], 1.0 / (1 + i))
         with self._lock:
-            self.analyser_calls += 1
-            raw = self.backend.analyze(key)
+            shared = self._shared_analyses()
+            raw = shared.get(key) if shared is not None else None
+            if raw is None:
+                self.analyser_calls += 1
+                raw = self.backend.analyze(key)
+                if shared is not None:
+                    shared.put(key, raw)
             ranked = rank(raw, hints, self._lemma_freq, lambda r: table.root_freq.get(r, 0))
             if ranked:
                 ids = tuple(self._register(a) for a in ranked)
@@ -464,6 +474,13 @@ class Morphology:
             if len(self._memo) > self.memo_size:
                 self._memo.popitem(last=False)
             return ids
+
+    def _shared_analyses(self) -> SharedAnalyses | None:
+        """The analyser's answers shared through ``data_dir`` (tahqiq.analysis.shared_analyses), opened on first use."""
+        if self._shared is None and self.shared:
+            name = f"morphology-{self.package}-{self.package_version()}.analyses.sqlite"
+            self._shared = SharedAnalyses(self.data_dir / name)
+        return self._shared
 
     def _register(self, a: tuple[str, str, str]) -> int:
         """Lemma number of an analysis found by the analyser, adding it to the lemma list when new."""
