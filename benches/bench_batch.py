@@ -5,7 +5,9 @@ and `--jobs 2`, and through HTTP (`tahqiq serve`, one client), all in the same r
 the documents, without the start (loading the language data, starting the workers), which is reported apart. The
 in-process pass also runs in a fresh process, so that both meet the corpus with cold memos (a word the compiled
 table lacks is analysed once per process). HTTP is one client posting one document after another to a warm server.
-The documents are the texts of the NER development sets (everyday prose and news), cycled to the corpus size.
+The documents are the texts of the NER development sets (everyday prose and news), cycled to the corpus size. Every
+timed process gets an empty cache folder, so the analyser's answers shared on disk (tahqiq.analysis.shared_analyses)
+start empty: `--jobs 2`'s two workers share them as they go, nothing is carried over from an earlier pass.
 """
 
 from __future__ import annotations
@@ -45,11 +47,12 @@ def documents(count: int) -> list[str]:
 
 def _analyze_s(task: str, path: Path, jobs: int) -> float:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAHQIQ_")}
-    env["TAHQIQ_CACHE_DIR"] = str(CACHE)
-    command = [sys.executable, "-m", "tahqiq", "analyze", task, str(path), "--jobs", str(jobs)]
-    started = time.perf_counter()
-    subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True, timeout=1800)
-    return time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as cache:  # the analyser's shared answers start empty, as in a fresh process
+        env["TAHQIQ_CACHE_DIR"] = cache
+        command = [sys.executable, "-m", "tahqiq", "analyze", task, str(path), "--jobs", str(jobs)]
+        started = time.perf_counter()
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True, timeout=1800)
+        return time.perf_counter() - started
 
 
 IN_PROCESS = """
@@ -69,8 +72,9 @@ print(time.perf_counter() - started)
 def _in_process_s(task: str, path: Path) -> float:
     """One pass over the documents by a fresh `Analyzer` in a fresh process: its memos as cold as a batch's."""
     method = "relations" if task == "re" else task
-    command = [sys.executable, "-c", IN_PROCESS, str(CACHE), method, str(path)]
-    out = subprocess.run(command, capture_output=True, check=True, timeout=1800)
+    with tempfile.TemporaryDirectory() as cache:
+        command = [sys.executable, "-c", IN_PROCESS, cache, method, str(path)]
+        out = subprocess.run(command, capture_output=True, check=True, timeout=1800)
     return float(out.stdout.decode().split()[-1])
 
 

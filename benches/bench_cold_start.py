@@ -56,7 +56,7 @@ def _serve_s() -> float:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         env = tahqiq_env(f"sqlite:///{work / 'db.sqlite'}", work)
-        env.update({"TAHQIQ_CACHE_DIR": str(work / "cache"), "TAHQIQ_DATA_DIR": str(work)})
+        env.update({"TAHQIQ_AREAS": "analysis", "TAHQIQ_CACHE_DIR": str(work / "cache"), "TAHQIQ_DATA_DIR": str(work)})
         port = free_port()
         args = [sys.executable, "-m", "tahqiq", "serve", "--port", str(port), "--workers", "1"]
         started = time.monotonic()
