@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 CACHE = ROOT / "var" / "cache"
 TASKS = ("ner", "re", "morph", "wsd", "glossary")
+RESOLVABLE_S = 0.5  # least work (a whole run minus its start) whose timing the ratios trust
+UNRESOLVED = "; the work is under 0.5 s, too short to time apart from the start: no ratio claimed"
 ROUTES = {"ner": "/ner", "re": "/re", "morph": "/morph", "wsd": "/wsd", "glossary": "/dialect/corpus/glossary"}
 
 
@@ -107,7 +109,11 @@ def run(ctx: harness.Context) -> list[harness.Row]:
                 whole = {
                     jobs: statistics.median(_analyze_s(task, corpus, jobs) for _ in range(rounds)) for jobs in (1, 2)
                 }
-                per_doc = {jobs: max(whole[jobs] - starts[jobs], 1e-9) / len(docs) for jobs in (1, 2)}
+                # the work on the documents is the whole run minus the start; under RESOLVABLE_S it is lost in the
+                # noise of the two subprocess timings (the glossary: 0.2 ms a document), and no ratio is claimed
+                work = {jobs: whole[jobs] - starts[jobs] for jobs in (1, 2)}
+                resolved = min(work.values()) >= RESOLVABLE_S
+                per_doc = {jobs: max(work[jobs], 1e-9) / len(docs) for jobs in (1, 2)}
                 n = len(docs)
                 rows += [
                     harness.Row("batch", f"{task}: in process (Analyzer)", inproc / n, None, "-", unit="document"),
@@ -119,8 +125,8 @@ def run(ctx: harness.Context) -> list[harness.Row]:
                         "Analyzer in process",
                         unit="document",
                         target=">= 0.9x",
-                        met=inproc / n / per_doc[1] >= 0.9,
-                        notes=f"start {starts[1]:.1f} s",
+                        met=inproc / n / per_doc[1] >= 0.9 if resolved else None,
+                        notes=f"start {starts[1]:.1f} s" + ("" if resolved else UNRESOLVED),
                     ),
                     harness.Row(
                         "batch",
@@ -130,8 +136,8 @@ def run(ctx: harness.Context) -> list[harness.Row]:
                         "analyze --jobs 1",
                         unit="document",
                         target=">= 1.8x",
-                        met=per_doc[1] / per_doc[2] >= 1.8,
-                        notes=f"start {starts[2]:.1f} s",
+                        met=per_doc[1] / per_doc[2] >= 1.8 if resolved else None,
+                        notes=f"start {starts[2]:.1f} s" + ("" if resolved else UNRESOLVED),
                     ),
                     harness.Row(
                         "batch",

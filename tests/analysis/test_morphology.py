@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -291,3 +293,28 @@ def test_a_damaged_shared_file_leaves_the_analyser_to_answer(tmp_path: Path) -> 
     shared.path.write_bytes(b"this is not a database" * 100)
     assert damaged.analyze(RARE, flag="*") == expected
     assert damaged.analyser_calls == 3
+
+
+def test_a_loaded_analyser_reads_no_more_tables_for_new_forms(tmp_path: Path) -> None:
+    """`load_analyser` (part of every worker's start) reads the analyser's tables up front, so the first forms
+    outside the compiled table cost their analysis only. Checked in a fresh interpreter: counts farahidi's tables
+    read before and after analysing forms none of the warm-up forms is."""
+    program = (
+        "import sys\n"
+        "from farahidi import lexicon\n"
+        "from tahqiq.analysis.morphology import Morphology\n"
+        "m = Morphology(sys.argv[1], shared=False)\n"
+        "m.load()\n"
+        "def read(): return lexicon.load_map.cache_info().currsize + lexicon.load_list.cache_info().currsize\n"
+        "empty = read()\n"
+        "m.load_analyser()\n"
+        "loaded = read()\n"
+        "m.analyze(sys.argv[2])\n"
+        "print(empty, loaded, read(), m.analyser_calls)\n"
+    )
+    forms = "شربوا يستخدمونها سيذهبون المتحدثين فاستمعوا تجاهلوه يتسابقون كالمعلمين لأصدقائهم وأمريكا وسعيد"
+    out = subprocess.run([sys.executable, "-c", program, str(tmp_path), forms], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    empty, loaded, after, calls = map(int, out.stdout.split())
+    assert empty == 0 and loaded > 20 and int(calls) >= 5
+    assert after == loaded

@@ -36,8 +36,10 @@ class AnalysisService:
         self._recognizer: Recognizer | None = None
 
     def prepare(self) -> None:
-        """Loads (the first time: builds) the compiled morphology table and sense index, and the gazetteers."""
+        """Loads (where the wheel's copy does not match: builds) the compiled morphology table and sense index, the
+        gazetteers, and the morphological analyser's own tables."""
         self.morphology.load()
+        self.morphology.load_analyser()
         self.senses.load()
         self.disambiguator.example_contexts()  # the sense-tagged examples, lemmatised once (then from the cache)
         self._recognizer = Recognizer(context=self.morphology.words_in_context, compiled=self.compiled)
