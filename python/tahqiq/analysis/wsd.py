@@ -293,7 +293,8 @@ def _project_senses(noun_freq: Counter[str], verb_freq: Counter[str]) -> list[Se
 
 
 class SenseInventory:
-    """Sense inventory compiled from arramooz's noun definitions into ``cache_dir``. Thread-safe; loads on first use."""
+    """Sense inventory compiled from arramooz's noun definitions: the wheel's copy, else one compiled into
+    ``cache_dir``. Thread-safe; loads on first use."""
 
     def __init__(
         self,
