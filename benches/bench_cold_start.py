@@ -18,17 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 from benches import harness
 from benches.bench_access import free_port, tahqiq_env
 from benches.bench_access import process as server_process
+from tests.support.server import FIRST_REQUESTS, first_answers
 
-REQUESTS = {
-    "/ner": {"text": "وضع الطالب القلم على الطاولة ثم ذهب إلى مدينة نابلس"},
-    "/morph": {"text": "شرب الطفل الحليب واستمتعوا بمشاهدته"},
-    "/wsd": {"text": "شرب الرجل من عين الماء"},
-}
 TARGET_S = 3.0
 
 ANALYZER = """
@@ -48,7 +42,7 @@ print(time.perf_counter() - started)
 
 def _analyzer_s(mode: str) -> float:
     with tempfile.TemporaryDirectory() as cache:
-        argv = [sys.executable, "-c", ANALYZER, cache, REQUESTS["/ner"]["text"], mode]
+        argv = [sys.executable, "-c", ANALYZER, cache, FIRST_REQUESTS["/ner"]["text"], mode]
         return float(subprocess.run(argv, capture_output=True, text=True, check=True, timeout=600).stdout)
 
 
@@ -60,13 +54,8 @@ def _serve_s() -> float:
         port = free_port()
         args = [sys.executable, "-m", "tahqiq", "serve", "--port", str(port), "--workers", "1"]
         started = time.monotonic()
-        answered: dict[str, float] = {}
-        with server_process(args, env, work, f"http://127.0.0.1:{port}/healthz"), httpx.Client(timeout=60) as client:
-            while len(answered) < len(REQUESTS) and time.monotonic() - started < 300:
-                for path, body in REQUESTS.items():
-                    if path not in answered and client.post(f"http://127.0.0.1:{port}{path}", json=body).is_success:
-                        answered[path] = time.monotonic() - started
-                time.sleep(0.02)
+        with server_process(args, env, work, f"http://127.0.0.1:{port}/healthz"):
+            answered = first_answers(f"http://127.0.0.1:{port}", started, limit_s=300)
         return max(answered.values())
 
 

@@ -11,16 +11,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
-
-from tests.support.server import ServerProcess, server_env
+from tests.support.server import FIRST_REQUESTS, ServerProcess, first_answers, server_env
 
 FIRST_ANSWER_S = 3.0
-REQUESTS = {
-    "/ner": {"text": "وضع الطالب القلم على الطاولة ثم ذهب إلى مدينة نابلس"},
-    "/morph": {"text": "شرب الطفل الحليب واستمتعوا بمشاهدته"},
-    "/wsd": {"text": "شرب الرجل من عين الماء"},
-}
 
 
 def _compiled_files(cache: Path) -> list[str]:
@@ -33,17 +26,9 @@ def _first_answers(folder: Path) -> dict[str, float]:
     env = server_env(f"sqlite:///{folder / 'db.sqlite'}", TAHQIQ_CACHE_DIR=str(cache), TAHQIQ_DATA_DIR=str(folder))
     server = ServerProcess(env)
     started = time.monotonic()
-    answered: dict[str, float] = {}
-    with server, httpx.Client(base_url=server.url, timeout=30) as client:
-        while len(answered) < len(REQUESTS) and time.monotonic() - started < 60:
-            for path, body in REQUESTS.items():
-                if path not in answered:
-                    r = client.post(path, json=body)
-                    assert r.status_code in (200, 503), r.text
-                    if r.status_code == 200:
-                        answered[path] = time.monotonic() - started
-            time.sleep(0.02)
-    assert set(answered) == set(REQUESTS)
+    with server:
+        answered = first_answers(server.url, started)
+    assert set(answered) == set(FIRST_REQUESTS)
     assert _compiled_files(cache) == []  # read from the wheel, nothing built
     return answered
 
@@ -79,7 +64,7 @@ def test_analyzer_answers_within_3_s_of_import_with_an_empty_cache(tmp_path: Pat
         "answer = Analyzer(cache_dir=sys.argv[1]).ner(sys.argv[2])\n"
         "print(time.perf_counter() - started, len(answer['entities']))\n"
     )
-    text = REQUESTS["/ner"]["text"]
+    text = FIRST_REQUESTS["/ner"]["text"]
 
     def start(attempt: int) -> float:
         cache = tmp_path / str(attempt)

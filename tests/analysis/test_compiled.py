@@ -23,7 +23,7 @@ def _build_slowly(cache_dir: str, log: str) -> str:
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(f"{os.getpid()}\n")
         time.sleep(0.5)  # long enough for the other processes to find the file missing and wait
-        write_pickle(path, "built", "thing-*.pickle")
+        write_pickle(path, "built", stale="thing-*.pickle")
         return "built"
 
     value, _built = read_or_build(NAME, Path(cache_dir), None, read_pickle, build)
@@ -41,7 +41,7 @@ def test_processes_started_together_build_once(tmp_path: Path) -> None:
 
 def test_the_shipped_file_is_read_first_and_nothing_is_written(tmp_path: Path) -> None:
     shipped, cache = tmp_path / "shipped", tmp_path / "cache"
-    write_pickle(shipped / NAME, {"from": "wheel"}, "thing-*.pickle")
+    write_pickle(shipped / NAME, {"from": "wheel"}, stale="thing-*.pickle")
     data = CompiledData(cache, shipped)
     found = data.pickled(NAME, lambda: pytest.fail("built although shipped"), stale="thing-*.pickle")
     assert found == {"from": "wheel"}
@@ -52,8 +52,14 @@ def test_a_damaged_or_other_version_shipped_file_is_rebuilt_into_the_cache(tmp_p
     shipped, cache = tmp_path / "shipped", tmp_path / "cache"
     shipped.mkdir()
     (shipped / NAME).write_bytes(b"not a pickle")
-    write_pickle(shipped / "thing-0.pickle", "an older version", "nothing")
-    write_pickle(cache / "thing-0.pickle", "an older version", "nothing")
+    write_pickle(
+        shipped / "thing-0.pickle",
+        "an older version",
+    )
+    write_pickle(
+        cache / "thing-0.pickle",
+        "an older version",
+    )
     value = CompiledData(cache, shipped).pickled(NAME, lambda: "fresh", stale="thing-*.pickle")
     assert value == "fresh"
     assert pickle.loads((cache / NAME).read_bytes()) == "fresh"

@@ -79,7 +79,7 @@ class CompiledData:
 
         def build(path: Path) -> T:
             value = compute()
-            write_pickle(path, value, stale)
+            write_pickle(path, value, stale=stale)
             return value
 
         value: T = read_or_build(name, self.cache_dir, self.shipped_dir, read_pickle, build)[0]
@@ -95,19 +95,21 @@ def read_pickle(path: Path) -> Any:
         return None
 
 
-def write_pickle(path: Path, payload: Any, stale: str) -> None:
-    """Atomically, then removes the other files matching ``stale`` (older versions)."""
+def write_pickle(path: Path, *payloads: Any, stale: str = "") -> None:
+    """The payloads pickled one after another into ``path``, atomically; then removes the other files matching the
+    glob ``stale`` (older versions), if given."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".compiled-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            for payload in payloads:
+                pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    for old in path.parent.glob(stale):
+    for old in path.parent.glob(stale) if stale else ():
         if old != path:
             with contextlib.suppress(OSError):
                 old.unlink()

@@ -51,7 +51,6 @@ import hashlib
 import json
 import os
 import pickle
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -60,7 +59,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
-from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build
+from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build, write_pickle
 from tahqiq.analysis.function_words import FUNCTION_WORDS_FILE, function_words
 from tahqiq.analysis.morph_backends import (
     Backend,
@@ -346,17 +345,8 @@ class Morphology:
         return table
 
     def _write(self, table: _Table) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.data_dir, prefix=".morphology-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump((FORMAT, table.package, table.version, table.size), fh, protocol=pickle.HIGHEST_PROTOCOL)
-                pickle.dump(table, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.table_path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        # the header first, so that `_read` rejects another version without unpickling its table
+        write_pickle(self.table_path, (FORMAT, table.package, table.version, table.size), table)
         current = f"morphology-{self.package}-{self.package_version()}."
         for old in self.data_dir.glob(f"morphology-{self.package}-*"):
             if not old.name.startswith(current):  # this version's table, journal and shared analyses stay

@@ -60,7 +60,7 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build, read_pickle, write_pickle
+from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData, read_or_build, read_pickle, write_pickle
 from tahqiq.analysis.project_senses import SENSES_EXAMPLES_FILE, SENSES_FILE, digest, read_marked, read_senses
 from tahqiq.arabic.clitics import light_stem
 from tahqiq.arabic.keys import bare, loose, loose_unpunctuated_ta_folded
@@ -354,7 +354,7 @@ class SenseInventory:
             "version": self.version(),
             "senses": [tuple(getattr(s, f.name) for f in fields(Sense)) for s in senses],
         }
-        write_pickle(self.path, payload, f"wsd-{SOURCE}-*.pickle")
+        write_pickle(self.path, payload, stale=f"wsd-{SOURCE}-*.pickle")
 
     def _build(self) -> list[Sense]:
         data = self.data_dir or _arramooz_dir()
@@ -591,18 +591,12 @@ class Disambiguator:
                 return self._contexts
             contexts: dict[str, list[tuple[str, frozenset[str]]]]
             if self._shipped_examples:
-                inv = self.inventory
-                contexts, _ = read_or_build(
-                    self._contexts_name(), inv.cache_dir, inv.shipped_dir, read_pickle, self._build_contexts
-                )
+                compiled = CompiledData(self.inventory.cache_dir, self.inventory.shipped_dir)
+                name = self._contexts_name()
+                contexts = compiled.pickled(name, self._lemmatised_examples, stale="wsd-examples-*.pickle")
             else:
                 contexts = self._lemmatised_examples()
             self._contexts = contexts
-        return contexts
-
-    def _build_contexts(self, path: Path) -> dict[str, list[tuple[str, frozenset[str]]]]:
-        contexts = self._lemmatised_examples()
-        write_pickle(path, contexts, "wsd-examples-*.pickle")
         return contexts
 
     def _lemmatised_examples(self) -> dict[str, list[tuple[str, frozenset[str]]]]:
