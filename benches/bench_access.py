@@ -379,7 +379,7 @@ def measure_servers(seconds: float, work: Path, ctx: harness.Context) -> list[ha
 def run(ctx: harness.Context) -> list[harness.Row]:
     if shutil.which("wrk") is None:
         raise RuntimeError("the access benchmark needs wrk (apt-get install wrk)")
-    seconds = 2.0 if ctx.quick else 10.0
+    seconds = 1.0 if ctx.quick else 10.0  # wrk's shortest run
     ctx.notes.append(
         f"access: wrk -t{WRK_THREADS} -c{CONNECTIONS}, {seconds:.0f} s per case, client and server on one machine; "
         "ratio = our req/s / bare req/s"

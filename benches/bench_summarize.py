@@ -421,7 +421,7 @@ def measure_clients(url: str, payload: bytes, calls: int, upstream_delay_s: floa
 def run(ctx: harness.Context) -> list[harness.Row]:
     if shutil.which("wrk") is None:
         raise RuntimeError("the summarize benchmark needs wrk (apt-get install wrk)")
-    seconds = 2.0 if ctx.quick else 8.0
+    seconds = 1.0 if ctx.quick else 8.0  # wrk's shortest run
     ctx.notes.append(
         f"summarize: wrk -t1, {seconds:.0f} s per local-route case, client, service and fake upstream on one machine "
         "(2 cores); local-route ratio = our docs/s / bare req/s; overhead rows: "

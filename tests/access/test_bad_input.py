@@ -174,14 +174,15 @@ def test_role_path(
         None,
         "",
         "garbage",
-        str(uuid.uuid1()),
+        # fixed values, not fresh uuids: the ids of parametrized tests must be the same in every collecting process
+        "4b8fe1d6-eb51-11f1-a40b-02fc00000001",  # version 1
         str(uuid.uuid3(uuid.NAMESPACE_DNS, "x")),
         str(uuid.uuid5(uuid.NAMESPACE_DNS, "x")),
         "00000000-0000-0000-0000-000000000000",
-        uuid.uuid4().hex,  # no hyphens
-        "{" + str(uuid.uuid4())[1:-1] + "}",
-        "-" * 4 + uuid.uuid4().hex,  # 36 characters, hyphens in the wrong places
-        str(uuid.uuid4()) + "0",
+        "d313f82614f34e9cadd7194e6294d913",  # a v4 without hyphens
+        "{e34007e-a511-48b0-8f44-b7d1a8254e8}",
+        "----d1e9e760606e4e7ea71978c160d2d3ea",  # 36 characters, hyphens in the wrong places
+        "6a7f5451-0236-4060-b5f9-71052f66a0180",  # one character too many
     ],
 )
 def test_idempotency_key(dep: Deployment, tokens: dict[str, str], key: str | None) -> None:

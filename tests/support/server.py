@@ -31,6 +31,10 @@ FIRST_PARTY_APP_ID = "0b7e4f3c-5a7e-4d2b-9c1f-2e3d4c5b6a70"
 CACHE_DIR = Path(__file__).resolve().parents[2] / "var" / "cache"
 
 
+class PortTaken(Exception):
+    """The server could not bind its port: another process took it after `free_port` chose it."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,6 +67,8 @@ class ServerProcess:
         # the analysis routes answer 503 until the language data is loaded: tests that use them wait for it
         self.wait_for_analysis = wait_for_analysis
         self.workers = workers
+        # a port picked here may be taken by another test process before the server binds it: start picks again
+        self.port_given = port is not None
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = Path(tempfile.mkstemp(prefix="tahqiq-server-", suffix=".log")[1])
@@ -78,6 +84,15 @@ class ServerProcess:
         return json.loads(out.stdout) if "--json" in args else out.stdout.decode()
 
     def start(self) -> ServerProcess:
+        for _attempt in range(3):
+            try:
+                return self._start_once()
+            except PortTaken:
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+        return self._start_once()
+
+    def _start_once(self) -> ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tahqiq", "serve", "--port", str(self.port), "--workers", str(self.workers)],
@@ -89,6 +104,8 @@ class ServerProcess:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if not self.port_given and "already in use" in self.log():
+                    raise PortTaken(self.port)
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log()}")
             try:
                 health = httpx.get(self.url + "/healthz", timeout=1)
