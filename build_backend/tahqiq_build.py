@@ -34,7 +34,11 @@ from maturin import (  # noqa: F401 (re-exported: the rest of the interface is m
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = "tahqiq/analysis/data/compiled"
-COMPILE = "import sys, pathlib; from tahqiq.analysis.runner import compile_into as c; c(pathlib.Path(sys.argv[1]))"
+# the code being built comes first on the path, ahead of any installed or editable tahqiq
+COMPILE = (
+    "import sys, pathlib; sys.path.insert(0, sys.argv[1]); "
+    "from tahqiq.analysis.runner import compile_into as c; c(pathlib.Path(sys.argv[2]))"
+)
 
 
 def _dependencies() -> list[str]:
@@ -68,11 +72,10 @@ def build_editable(
 
 def _compile(package_root: Path, folder: Path) -> None:
     print(f"tahqiq: compiling the language data into {folder} (about 90 s the first time)", file=sys.stderr, flush=True)
-    # the wheel's code first, then everything this hook sees: pip's isolated build environment is on this process's
-    # path (through PYTHONPATH and its site hooks), not in the interpreter's own site-packages
-    path = [str(package_root), *filter(None, [os.environ.get("PYTHONPATH")]), *(p for p in sys.path if p)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
-    subprocess.run([sys.executable, "-c", COMPILE, str(folder)], env=env, check=True, stdout=sys.stderr)
+    # the environment as the hook has it: pip's isolated build environment reaches the child through PYTHONPATH
+    # (its sitecustomize adds the build requirements), so the child sees what the hook sees
+    command = [sys.executable, "-c", COMPILE, str(package_root), str(folder)]
+    subprocess.run(command, check=True, stdout=sys.stderr)
 
 
 def add_compiled_data(wheel: Path) -> None:

@@ -9,14 +9,15 @@
     tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold; from a checkout)
     tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
     tahqiq analyze ner|re|morph|wsd|glossary [FILE ...] [--field F --id F] [--out F --resume] [--jobs N]
+    tahqiq agent token | submit --work-type W --results FILE|- | status ID [--wait] | pending | ready | artifacts ID
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
 Settings come from `TAHQIQ_*` variables (docs/operations.md lists them); flags override them. Secrets are printed
 once, by the command that creates them, and stored only as hashes.
 
 One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, analyze,
-reports, tokens), each adding its parsers; common.py holds what the administration commands share. This module only
-assembles the parser and runs the command.
+agent, reports, tokens), each adding its parsers; common.py holds what the administration commands share. This
+module only assembles the parser and runs the command.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Sequence
 
 from tahqiq import __version__
-from tahqiq.cli import agents, analyze, apps, common, corpus, kernels, keys, migrate, reports, serve, tokens
+from tahqiq.cli import agent, agents, analyze, apps, common, corpus, kernels, keys, migrate, reports, serve, tokens
 from tahqiq.config import SettingsError
 
 
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     keys.add_parser(commands, admin_options)
     corpus.add_parser(commands, admin_options)
     analyze.add_parser(commands)
+    agent.add_parser(commands)
     reports.add_parser(commands)
     tokens.add_parser(commands, admin_options)
     return parser
