@@ -85,7 +85,8 @@ def add_compiled_data(wheel: Path) -> None:
         with zipfile.ZipFile(wheel) as zf:
             zf.extractall(tree)
         _compile(tree, folder)
-        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        # the suffixes of tahqiq.analysis.compiled.SHIPPED_SUFFIXES (this backend cannot import the package)
+        files = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith((".pickle", ".lemmas.jsonl")))
         _rewrite(wheel, {f"{COMPILED}/{p.name}": p.read_bytes() for p in files})
 
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData, read_or_build, read_pickle, write_pickle
+from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData, read_or_build, read_pickle, shipped_files, write_pickle
 from tahqiq.analysis.runner import AnalysisConfig
 
 NAME = "thing-1.pickle"
@@ -80,3 +80,5 @@ def test_the_installed_package_ships_the_compiled_data_this_code_reads(tmp_path:
     assert service.senses.name in shipped
     assert any(name.startswith("ner-installed-") for name in shipped)
     assert any(name.startswith("wsd-examples-") for name in shipped)
+    # nothing else: no lock, no cache of a running service (the analyser's shared answers)
+    assert {name for name in shipped if not name.startswith(".")} == {p.name for p in shipped_files(SHIPPED_DIR)}

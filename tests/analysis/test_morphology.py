@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from tahqiq.analysis.morphology import (
     FORMAT,
     EmptyTextError,
@@ -19,6 +21,7 @@ from tahqiq.analysis.morphology import (
     UnknownTaskError,
     UnsupportedLanguageError,
     check_language,
+    rank,
 )
 
 from tests.support.server import CACHE_DIR
@@ -318,3 +321,35 @@ def test_a_loaded_analyser_reads_no_more_tables_for_new_forms(tmp_path: Path) ->
     empty, loaded, after, calls = map(int, out.stdout.split())
     assert empty == 0 and loaded > 20 and int(calls) >= 5
     assert after == loaded
+
+
+def test_forms_analysed_in_two_processes_are_those_analysed_in_one() -> None:
+    """The wheel's build analyses the table's forms on every core (`analyse_all`): the same readings of each form,
+    in the forms' order, so the table is the same (the readings' own order varies with the hash seed of the
+    process: `rank` does not depend on it)."""
+    from tahqiq.analysis.morph_backends import make_backend
+    from tahqiq.analysis.morphology import analyse_all
+    from tahqiq.arabic.keys import bare
+
+    backend = make_backend("farahidi")
+    forms = backend.corpus()[0][:240]
+    keys = [bare(form) for form in forms]
+    in_two, in_one = analyse_all(backend, keys, 2, least=0), analyse_all(backend, keys, 1)
+    assert [sorted(a) for a in in_two] == [sorted(a) for a in in_one]
+
+
+@given(
+    st.permutations(
+        [
+            ("قال", "ق و ل", "verb"),
+            ("قال", "ق ي ل", "verb"),
+            ("قال", "ق و ل", "noun"),
+            ("قالى", "ق ل و", "verb"),
+            ("قال", "ق و ل", "verb"),
+        ]
+    )
+)
+def test_the_ranking_does_not_depend_on_the_packages_order(readings: list[tuple[str, str, str]]) -> None:
+    ranked = rank(readings, {}, lambda _lemma: 0, lambda _root: 0)
+    assert ranked == rank(sorted(readings), {}, lambda _lemma: 0, lambda _root: 0)
+    assert len(ranked) == 4  # distinct readings

