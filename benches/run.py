@@ -26,6 +26,7 @@ SUITES = [
     "text",
     "fingerprint",
     "access",
+    "client",
     "morph",
     "analysis",
     "ner",
