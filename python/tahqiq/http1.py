@@ -31,7 +31,9 @@ docs/benchmarks.md, "HTTP client".
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import ssl
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -390,3 +392,17 @@ class Http1Client:
         for pool in self._pools.values():
             pool.close()
         self._pools.clear()
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Seconds from a Retry-After value (delta-seconds or an HTTP date); None when absent or unreadable."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))

@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tahqiq.config import Settings, SettingsError
+from tahqiq.http1 import retry_after_seconds
 from tahqiq.problems import Problem
 from tahqiq.summarize import answer
 from tahqiq.summarize.breaker import BreakerOpen, BreakerState, CircuitBreaker
 from tahqiq.summarize.extractive import detect_language
 from tahqiq.summarize.service import parse_request, rate_bucket
-from tahqiq.summarize.upstream import Completion, parse_completion, retry_after_seconds
+from tahqiq.summarize.upstream import Completion, parse_completion
 
 
 class Clock:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
-import email.utils
 import random
 import time
 import uuid
@@ -18,6 +17,8 @@ from typing import Any, TypedDict
 
 import httpx
 import orjson
+
+from tahqiq.http1 import retry_after_seconds
 
 AGENT_PREFIX = "/agents/access-core"
 # answers worth sending the same request again for: the work may succeed on a later attempt
@@ -86,7 +87,7 @@ class ClientError(Exception):
         self.detail: str = self.problem.get("detail") or detail
         self.errors: dict[str, Any] | None = self.problem.get("errors")
         self.error_code: str | None = self.problem.get("error_code")
-        super().__init__(f"{status} {self.title}: {self.detail}" if status is not None else self.detail)
+        super().__init__(f"{status} {self.title or 'error'}: {self.detail}" if status is not None else self.detail)
 
 
 def error_from(response: httpx.Response) -> ClientError:
@@ -107,18 +108,7 @@ def error_code(response: httpx.Response) -> str | None:
 
 
 def retry_after_s(response: httpx.Response, now: float) -> float | None:
-    """The answer's `Retry-After`: delay seconds or an HTTP date (RFC 9110, 10.2.3); None when absent or unreadable."""
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - now)
+    return retry_after_seconds(response.headers.get("retry-after"), now)
 
 
 @dataclass(slots=True)

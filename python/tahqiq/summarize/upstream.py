@@ -9,16 +9,14 @@ measurement (docs/design/summaries.md, "The HTTP client"): aiohttp's was most of
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import math
 import ssl
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from tahqiq.http1 import ConnectFailed, Http1Client, HTTPClientError, PreparedPost
+from tahqiq.http1 import ConnectFailed, Http1Client, HTTPClientError, PreparedPost, retry_after_seconds
 
 RETRYABLE = frozenset({429, 502, 503, 504})
 _DEFAULT_RETRY_WAIT_S = 0.1  # when a retryable answer names no Retry-After
@@ -60,20 +58,6 @@ class UpstreamFailed(Exception):
         super().__init__(f"{name}: {reason}")
         self.reason = reason
         self.retry_after_s = retry_after_s
-
-
-def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
-    """Seconds from a Retry-After value (delta-seconds or an HTTP date); None when absent or unreadable."""
-    if value is None:
-        return None
-    text = value.strip()
-    if text.isdigit():
-        return float(text)
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def parse_completion(body: bytes, fallback_model: str) -> Completion | None:
