@@ -388,8 +388,10 @@ def run(ctx: harness.Context) -> list[harness.Row]:
     with tempfile.TemporaryDirectory(prefix="tahqiq-bench-") as tmp:
         work = Path(tmp)
         (work / "bare.py").write_text(BARE_APP)
-        rows += measure_servers(seconds, work, ctx)
+        if not ctx.quick:  # quick: one store and one server are enough to see that the benchmark runs
+            rows += measure_servers(seconds, work, ctx)
         rows += measure_store("SQLite", f"sqlite:///{work / 'bench.db'}", seconds, work)
-        with fresh_pg_database() as url:
-            rows += measure_store("PostgreSQL", url, seconds, work)
+        if not ctx.quick:
+            with fresh_pg_database() as url:
+                rows += measure_store("PostgreSQL", url, seconds, work)
     return rows

@@ -205,7 +205,7 @@ def measure_local(seconds: float, work: Path) -> list[harness.Row]:
     ):
         wrk(url + "/healthz", 1, None, work)
         wrk(bare, 1, None, work)
-        for size in (1_000, 10_000, 100_000):
+        for size in (1_000, 10_000, 100_000) if seconds >= 5 else (1_000,):  # quick: one size
             for lang, text in (("ar", arabic_text(size)), ("en", english_text(size))):
                 body = {"text": text, "length": "medium"}
                 # A 100 KB summary is tens of milliseconds of CPU: more connections only queue behind the two cores,
@@ -290,7 +290,7 @@ def measure_overhead(seconds: float, work: Path) -> list[harness.Row]:
         wrk(f"http://127.0.0.1:{port}/api/ai/summarize", 1, through, work)
         wrk(bare, 1, direct, work)
         wrk(bare_aiohttp, 1, direct, work)
-        for connections in OVERHEAD_CONNECTIONS:
+        for connections in OVERHEAD_CONNECTIONS if seconds >= 5 else OVERHEAD_CONNECTIONS[:1]:
             # Each round loads the four targets back to back; the overheads are medians of per-round differences.
             rounds: Rounds = []
             round_s = OVERHEAD_ROUND_S if seconds >= 5 else seconds
