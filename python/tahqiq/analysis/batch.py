@@ -17,7 +17,6 @@ in this process, in the worker processes of `LocalEngine` (started as the server
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -143,10 +142,6 @@ def complete_lines(path: Path) -> int:
         if whole < len(data):
             out.truncate(whole)
     return data.count(b"\n", 0, whole)
-
-
-def cpu_count() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class Pending(Protocol):

@@ -77,12 +77,16 @@ class AnalysisConfig:
         )
 
 
+def cpu_count() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def compile_into(folder: Path) -> list[Path]:
     """Builds every compiled data file (tahqiq.analysis.compiled) into ``folder`` and returns the files there. The
     build backend runs this on the wheel's contents."""
-    processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     config = AnalysisConfig(data_dir="", cache_dir=str(folder), max_chars=10_000)
-    service = config.build(shipped_dir=None, build_processes=processes)
+    service = config.build(shipped_dir=None, build_processes=cpu_count())
     service.morphology.shared = False  # the analyser's shared answers are a running service's cache: not shipped
     service.prepare()
     return shipped_files(folder)

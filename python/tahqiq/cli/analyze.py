@@ -121,7 +121,7 @@ class ProgressBar:
 
 def run(args: argparse.Namespace) -> int:
     from tahqiq.analysis import batch
-    from tahqiq.analysis.runner import AnalysisConfig
+    from tahqiq.analysis.runner import AnalysisConfig, cpu_count
 
     options = task_options(args)
     if isinstance(options, str):
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     config = AnalysisConfig(settings.data_dir, settings.cache_dir, settings.analysis_max_chars)
     job = batch.BatchJob(args.task, options, args.field, args.id_field)
-    jobs = batch.cpu_count() if args.jobs == 0 else args.jobs
+    jobs = cpu_count() if args.jobs == 0 else args.jobs
     done = batch.complete_lines(Path(args.out)) if args.resume else 0
 
     total = None

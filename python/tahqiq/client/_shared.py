@@ -221,6 +221,7 @@ class Token:
     value: str
     expires_at: dt.datetime
     refresh_at: float  # on this process's monotonic clock
+    role: str | None  # the `role` claim the service wrote into it (read once, at the mint)
 
     @staticmethod
     def from_answer(response: httpx.Response, minted_at: float) -> Token:
@@ -228,20 +229,33 @@ class Token:
         stretch the token's life here: its lifetime is taken from the token itself (exp - iat)."""
         data = orjson.loads(response.content)["data"]
         expires_at = parse_time(data["expires_at"])
-        lifetime = _lifetime_s(data["token"]) or max(0.0, expires_at.timestamp() - time.time())
-        return Token(data["token"], expires_at, minted_at + (1.0 - REFRESH_SHARE) * lifetime)
+        claims = _claims(data["token"])
+        try:
+            lifetime = float(claims["exp"]) - float(claims["iat"])
+        except (KeyError, TypeError, ValueError):
+            lifetime = max(0.0, expires_at.timestamp() - time.time())
+        role = claims.get("role")
+        refresh_at = minted_at + (1.0 - REFRESH_SHARE) * lifetime
+        return Token(data["token"], expires_at, refresh_at, str(role) if role is not None else None)
 
     def fresh(self, now: float) -> bool:
         return now < self.refresh_at
 
+    def role_id(self) -> str:
+        """The role a submission goes to; the token is not verified here (the service does that)."""
+        if self.role is None:
+            raise ClientError("the identity token carries no role claim: is base_url a tahqiq service?")
+        return self.role
 
-def _lifetime_s(token: str) -> float | None:
+
+def _claims(token: str) -> dict[str, Any]:
+    """The JWT's payload, unverified; empty when it cannot be read."""
     try:
         payload = token.split(".")[1]
         claims = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-        return float(claims["exp"]) - float(claims["iat"])
-    except (IndexError, KeyError, TypeError, ValueError, binascii.Error, orjson.JSONDecodeError):
-        return None
+    except (IndexError, ValueError, binascii.Error, orjson.JSONDecodeError):
+        return {}
+    return claims if isinstance(claims, dict) else {}
 
 
 def parse_time(value: str) -> dt.datetime:
@@ -285,16 +299,6 @@ def verify_call(app_key: str, token: str, audience: str | None) -> Call:
     return Call(
         "POST", f"{AGENT_PREFIX}/verify-identity", body, headers={"X-Service-App-Key": app_key}, identified=False
     )
-
-
-def role_of(token: str) -> str:
-    """The role the service wrote into the identity token (its `role` claim); the token is not verified here."""
-    try:
-        payload = token.split(".")[1]
-        claims = orjson.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-        return str(claims["role"])
-    except (IndexError, KeyError, TypeError, ValueError, binascii.Error, orjson.JSONDecodeError):
-        raise ClientError("the identity token carries no role claim: is base_url a tahqiq service?") from None
 
 
 def read_submission(response: httpx.Response) -> Submission:

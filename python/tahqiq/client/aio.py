@@ -27,7 +27,6 @@ from tahqiq.client._shared import (
     read_list,
     read_submission,
     read_verification,
-    role_of,
     submission_call,
     submit_call,
     verify_call,
@@ -82,11 +81,14 @@ class _Identity:
         self._token: Token | None = None
 
     async def token(self) -> str:
+        return (await self.current()).value
+
+    async def current(self) -> Token:
         async with self._lock:
             if self._token is None or not self._token.fresh(time.monotonic()):
                 sent = time.monotonic()
                 self._token = Token.from_answer(await self._sender.send(self._mint), sent)
-            return self._token.value
+            return self._token
 
     def rejected(self, value: str) -> None:
         if self._token is not None and self._token.value == value:
@@ -120,7 +122,7 @@ class AsyncAgentClient:
         metadata: dict[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> Submission:
-        call = submit_call(role_of(await self.token()), work_type, results, metadata, idempotency_key)
+        call = submit_call((await self._identity.current()).role_id(), work_type, results, metadata, idempotency_key)
         return read_submission(await self._sender.send(call, self._identity))
 
     async def submission(self, submission_id: str) -> Submission:

@@ -28,7 +28,6 @@ from tahqiq.client._shared import (
     read_list,
     read_submission,
     read_verification,
-    role_of,
     submission_call,
     submit_call,
     verify_call,
@@ -89,11 +88,14 @@ class _Identity:
         self._token: Token | None = None
 
     def token(self) -> str:
+        return self.current().value
+
+    def current(self) -> Token:
         with self._lock:
             if self._token is None or not self._token.fresh(time.monotonic()):
                 sent = time.monotonic()
                 self._token = Token.from_answer(self._sender.send(self._mint), sent)
-            return self._token.value
+            return self._token
 
     def rejected(self, value: str) -> None:
         with self._lock:
@@ -132,7 +134,7 @@ class AgentClient:
         idempotency_key: str | None = None,
     ) -> Submission:
         """Sends work for the token's role. One Idempotency-Key (a new UUID v4 unless given) for every retry."""
-        call = submit_call(role_of(self.token()), work_type, results, metadata, idempotency_key)
+        call = submit_call(self._identity.current().role_id(), work_type, results, metadata, idempotency_key)
         return read_submission(self._sender.send(call, self._identity))
 
     def submission(self, submission_id: str) -> Submission:
