@@ -14,9 +14,10 @@ import jsonschema_rs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tahqiq.access.openapi import PYTHON_SPACE, openapi_document
+from tahqiq.access.openapi import openapi_document
 from tahqiq.access.roles import ROLES
 from tahqiq.access.service import parse_submission
+from tahqiq.openapi import PYTHON_SPACE
 from tahqiq.problems import Problem
 
 DOC = openapi_document("1.0.0")

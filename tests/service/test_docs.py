@@ -16,7 +16,10 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 DOCS = ROOT / "docs"
 OPERATIONS = (DOCS / "operations.md").read_text(encoding="utf-8")
 CLI = (DOCS / "cli.md").read_text(encoding="utf-8")
-API = {name: (DOCS / "api" / f"{name}.md").read_text(encoding="utf-8") for name in ("access", "summarize", "analysis")}
+API = {
+    name: (DOCS / "api" / f"{name}.md").read_text(encoding="utf-8")
+    for name in ("access", "summarize", "analysis", "openapi")
+}
 
 
 def _settings_table() -> dict[str, tuple[str, str]]:

@@ -9,15 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from tahqiq.access.roles import ROLES
+from tahqiq.openapi import (
+    COMMON_ERRORS,
+    DATE_TIME,
+    NON_BLANK,
+    RATE_HEADERS,
+    RETRY_AFTER,
+    UUID,
+    Part,
+    document,
+    json_response,
+    problem_response,
+    ref,
+)
 
-UUID = {"type": "string", "format": "uuid"}
-DATE_TIME = {"type": "string", "format": "date-time"}
-# The white space of Python's str.strip() (every code point whose str.isspace() is true), which the server uses to
-# call a string blank; ECMA-262's \s differs (it leaves out U+001C-U+001F and U+0085, and takes U+FEFF).
-PYTHON_SPACE = "\\t-\\r\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
-# Not blank, and no NUL (U+0000, which the store cannot keep): what the server asks of work_type, text and verdict.
-NON_BLANK_PATTERN = f"^[^\\u0000]*[^\\u0000{PYTHON_SPACE}][^\\u0000]*$"
-NON_BLANK = {"type": "string", "pattern": NON_BLANK_PATTERN}
 CLAIM_ID = {
     "type": "integer",
     "minimum": 1,
@@ -50,40 +55,6 @@ RESULT_EXAMPLES: dict[str, dict[str, Any]] = {
 }
 
 
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"description": description, "content": {"application/json": {"schema": schema}}}
-    if headers:
-        out["headers"] = headers
-    return out
-
-
-def _problem(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "description": description,
-        "content": {"application/problem+json": {"schema": _ref("Problem")}},
-    }
-    if headers:
-        out["headers"] = headers
-    return out
-
-
-_INT_HEADER = {"schema": {"type": "integer", "minimum": 0}}
-RATE_HEADERS = {
-    "X-RateLimit-Limit": {**_INT_HEADER, "description": "submissions allowed per window"},
-    "X-RateLimit-Remaining": {**_INT_HEADER, "description": "submissions left in the current window"},
-    "RateLimit-Policy": {"schema": {"type": "string"}, "description": 'IETF form, e.g. "default";q=120;w=60'},
-    "RateLimit": {"schema": {"type": "string"}, "description": 'IETF form, e.g. "default";r=57;t=31'},
-}
-RETRY_AFTER = {"Retry-After": {**_INT_HEADER, "description": "seconds to wait before retrying"}}
-
-COMMON_ERRORS = {
-    "413": _problem("The body is larger than the service accepts."),
-    "500": _problem("Unexpected failure; nothing partial was stored."),
-}
 IDENTITY: list[dict[str, list[str]]] = [{"AgentIdentity": []}]
 
 
@@ -102,10 +73,10 @@ def _queue(summary: str, readers: str) -> dict[str, Any]:
                 }
             ],
             "responses": {
-                "200": _json(_ref("ClaimList"), "The queue."),
-                "401": _problem("Missing or invalid identity token (error_code AUTH_INVALID)."),
-                "403": _problem("The agent's role may not read this queue."),
-                "422": _problem("Invalid `limit`."),
+                "200": json_response(ref("ClaimList"), "The queue."),
+                "401": problem_response("Missing or invalid identity token (error_code AUTH_INVALID)."),
+                "403": problem_response("The agent's role may not read this queue."),
+                "422": problem_response("Invalid `limit`."),
                 "500": COMMON_ERRORS["500"],
             },
         }
@@ -128,7 +99,7 @@ def _submission_payload(role: str) -> dict[str, Any]:
             "results": {
                 "type": "array",
                 "minItems": 1,
-                "items": _ref(f"{_schema_name(role)}Result"),
+                "items": ref(f"{_schema_name(role)}Result"),
                 "description": "An item whose claim_id names no claim is refused with 400 naming its index.",
             },
             "metadata": {"type": "object"},
@@ -160,30 +131,37 @@ def _submit(role: str, identity_401: dict[str, Any]) -> dict[str, Any]:
             ],
             "requestBody": {
                 "required": True,
-                "content": {"application/json": {"schema": _ref(f"{_schema_name(role)}Submission")}},
+                "content": {"application/json": {"schema": ref(f"{_schema_name(role)}Submission")}},
             },
             "responses": {
-                "202": _json(
-                    _ref("SubmissionAck"),
+                "202": json_response(
+                    ref("SubmissionAck"),
                     "Accepted and stored; `Idempotent-Replayed: true` marks a replay.",
                     {**RATE_HEADERS, "Idempotent-Replayed": {"schema": {"type": "string", "enum": ["true"]}}},
                 ),
-                "400": _problem("Invalid submission payload; `errors` names the fields.", RATE_HEADERS),
+                "400": problem_response("Invalid submission payload; `errors` names the fields.", RATE_HEADERS),
                 "401": identity_401,
-                "403": _problem(f"The agent's role is not {role}.", RATE_HEADERS),
-                "409": _problem("A request with this key is in flight.", {**RATE_HEADERS, **RETRY_AFTER}),
-                "422": _problem(
+                "403": problem_response(f"The agent's role is not {role}.", RATE_HEADERS),
+                "409": problem_response("A request with this key is in flight.", {**RATE_HEADERS, **RETRY_AFTER}),
+                "422": problem_response(
                     "Missing or invalid Idempotency-Key, or a key reused for another request.", RATE_HEADERS
                 ),
-                "429": _problem("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
+                "429": problem_response("Rate limit exceeded.", {**RATE_HEADERS, **RETRY_AFTER}),
                 **COMMON_ERRORS,
             },
         }
     }
 
 
-def openapi_document(version: str) -> dict[str, Any]:
-    """The OpenAPI 3.1 description of Area A."""
+TITLE = "tahqiq agent access"
+DESCRIPTION = (
+    "Agents trade an API key for a short-lived EdDSA identity token, read role-gated claim queues and submit "
+    "work with idempotency keys, under rate limits."
+)
+
+
+def part() -> Part:
+    """Area A's share of the service's description."""
     schemas = {**_token_schemas(), **_submission_schemas(), **_claim_schemas()}
     for role in ROLES:
         schemas[f"{_schema_name(role)}Result"] = {
@@ -192,54 +170,29 @@ def openapi_document(version: str) -> dict[str, Any]:
             "examples": [RESULT_EXAMPLES[role]],
         }
         schemas[f"{_schema_name(role)}Submission"] = _submission_payload(role)
-    identity_401 = _problem("Missing or invalid identity token (error_code AUTH_INVALID).")
+    identity_401 = problem_response("Missing or invalid identity token (error_code AUTH_INVALID).")
     paths = {
         **_document_paths(),
         **_token_paths(),
         **_submission_paths(identity_401),
         **_claim_paths(identity_401),
     }
-    return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "tahqiq agent access",
-            "version": version,
-            "description": "Agents trade an API key for a short-lived EdDSA identity token, read role-gated "
-            "claim queues and submit work with idempotency keys, under rate limits.",
-            "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
-        },
-        "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "AgentApiKey": {"type": "http", "scheme": "bearer", "description": "agent API key svc_agent_..."},
-                "AppKey": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
-                "AgentIdentity": {"type": "apiKey", "in": "header", "name": "X-Service-Agent-Identity"},
-            },
-        },
+    security = {
+        "AgentApiKey": {"type": "http", "scheme": "bearer", "description": "agent API key svc_agent_..."},
+        "AppKey": {"type": "apiKey", "in": "header", "name": "X-Service-App-Key"},
+        "AgentIdentity": {"type": "apiKey", "in": "header", "name": "X-Service-Agent-Identity"},
     }
+    return Part(paths, schemas, security, "agent access", "Tokens, claim queues and idempotent submissions (Area A).")
+
+
+def openapi_document(version: str) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of Area A alone (`/agents/openapi.json`)."""
+    return document(TITLE, version, DESCRIPTION, [part()])
 
 
 def _token_schemas() -> dict[str, Any]:
-    """Problems, minting and verification."""
+    """Minting and verification."""
     return {
-        "Problem": {
-            "type": "object",
-            "description": "RFC 9457 problem details.",
-            "required": ["type", "title", "status", "detail", "instance"],
-            "properties": {
-                "type": {"type": "string", "format": "uri"},
-                "title": {"type": "string"},
-                "status": {"type": "integer"},
-                "detail": {"type": "string"},
-                "instance": {"type": "string"},
-                "error_code": {"type": "string"},
-                "errors": {
-                    "type": "object",
-                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-        },
         "IdentityTokenRequest": {
             "type": "object",
             "properties": {
@@ -349,7 +302,7 @@ def _claim_schemas() -> dict[str, Any]:
         "ClaimList": {
             "type": "object",
             "required": ["data"],
-            "properties": {"data": {"type": "array", "items": _ref("Claim")}},
+            "properties": {"data": {"type": "array", "items": ref("Claim")}},
         },
         "Artifact": {
             "type": "object",
@@ -377,7 +330,7 @@ def _claim_schemas() -> dict[str, Any]:
         "ArtifactList": {
             "type": "object",
             "required": ["data"],
-            "properties": {"data": {"type": "array", "items": _ref("Artifact")}},
+            "properties": {"data": {"type": "array", "items": ref("Artifact")}},
         },
     }
 
@@ -389,14 +342,14 @@ def _document_paths() -> dict[str, Any]:
             "get": {
                 "summary": "Discovery document",
                 "security": [],
-                "responses": {"200": _json({"type": "object"}, "The manifest.")},
+                "responses": {"200": json_response({"type": "object"}, "The manifest.")},
             }
         },
         "/agents/openapi.json": {
             "get": {
                 "summary": "This description",
                 "security": [],
-                "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1 document.")},
+                "responses": {"200": json_response({"type": "object"}, "OpenAPI 3.1 document.")},
             }
         },
         "/.well-known/jwks.json": {
@@ -404,7 +357,7 @@ def _document_paths() -> dict[str, Any]:
                 "summary": "Public keys that verify identity tokens (JWKS, Ed25519)",
                 "security": [],
                 "responses": {
-                    "200": _json(
+                    "200": json_response(
                         {"type": "object", "required": ["keys"], "properties": {"keys": {"type": "array"}}},
                         "The key set.",
                     )
@@ -422,13 +375,13 @@ def _token_paths() -> dict[str, Any]:
                 "security": [{"AgentApiKey": []}],
                 "requestBody": {
                     "required": False,
-                    "content": {"application/json": {"schema": _ref("IdentityTokenRequest")}},
+                    "content": {"application/json": {"schema": ref("IdentityTokenRequest")}},
                 },
                 "responses": {
-                    "201": _json(_ref("IdentityToken"), "The token."),
-                    "401": _problem("Missing or invalid agent API key (error_code UNAUTHORIZED)."),
-                    "422": _problem("Invalid parameters; `errors` names them."),
-                    "429": _problem("Too many failed credential attempts from this client.", RETRY_AFTER),
+                    "201": json_response(ref("IdentityToken"), "The token."),
+                    "401": problem_response("Missing or invalid agent API key (error_code UNAUTHORIZED)."),
+                    "422": problem_response("Invalid parameters; `errors` names them."),
+                    "429": problem_response("Too many failed credential attempts from this client.", RETRY_AFTER),
                     **COMMON_ERRORS,
                 },
             }
@@ -440,16 +393,16 @@ def _token_paths() -> dict[str, Any]:
                 "security": [{"AppKey": []}],
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": _ref("VerifyRequest")}},
+                    "content": {"application/json": {"schema": ref("VerifyRequest")}},
                 },
                 "responses": {
-                    "200": _json(
-                        {"oneOf": [_ref("VerificationSuccess"), _ref("VerificationFailure")]},
+                    "200": json_response(
+                        {"oneOf": [ref("VerificationSuccess"), ref("VerificationFailure")]},
                         "The verification result, valid or not.",
                     ),
-                    "401": _problem("Missing or invalid application key."),
-                    "422": _problem("Invalid body; `errors` names the field."),
-                    "429": _problem("Too many failed credential attempts from this client.", RETRY_AFTER),
+                    "401": problem_response("Missing or invalid application key."),
+                    "422": problem_response("Invalid body; `errors` names the field."),
+                    "429": problem_response("Too many failed credential attempts from this client.", RETRY_AFTER),
                     **COMMON_ERRORS,
                 },
             }
@@ -476,9 +429,9 @@ def _submission_paths(identity_401: dict[str, Any]) -> dict[str, Any]:
                     }
                 ],
                 "responses": {
-                    "200": _json(_ref("SubmissionStatus"), "accepted, processed or rejected (with reason)."),
+                    "200": json_response(ref("SubmissionStatus"), "accepted, processed or rejected (with reason)."),
                     "401": identity_401,
-                    "404": _problem("No such submission of this agent."),
+                    "404": problem_response("No such submission of this agent."),
                     "500": COMMON_ERRORS["500"],
                 },
             },
@@ -513,11 +466,11 @@ def _claim_paths(identity_401: dict[str, Any]) -> dict[str, Any]:
                     },
                 ],
                 "responses": {
-                    "200": _json(_ref("ArtifactList"), "The artifacts."),
+                    "200": json_response(ref("ArtifactList"), "The artifacts."),
                     "401": identity_401,
-                    "403": _problem("The agent's role may not read artifacts."),
-                    "404": _problem("No such claim."),
-                    "422": _problem("Invalid claim_id or role_id."),
+                    "403": problem_response("The agent's role may not read artifacts."),
+                    "404": problem_response("No such claim."),
+                    "422": problem_response("Invalid claim_id or role_id."),
                     "500": COMMON_ERRORS["500"],
                 },
             }

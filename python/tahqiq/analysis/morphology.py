@@ -69,6 +69,7 @@ from tahqiq.analysis.morph_backends import (
     qalsadi_pos,
 )
 from tahqiq.analysis.ner.reading import WordInContext
+from tahqiq.analysis.params import FLAGS, TASKS
 from tahqiq.analysis.pos_tagger import DATA_FILE, POS_TAGS, PosTagger, Word, best, probabilities
 from tahqiq.analysis.shared_analyses import SharedAnalyses
 from tahqiq.arabic.clitics import ARTICLE_PREFIXES
@@ -92,8 +93,6 @@ __all__ = [
     "qalsadi_pos",
 ]
 
-TASKS: Final = ("full", "lemmatization", "pos", "root")
-FLAGS: Final = ("1", "*")
 LANGUAGES: Final = ("MSA",)
 # the table's format and ranking (2: ties broken by the reading, not the package's hash-dependent order)
 FORMAT: Final = 2

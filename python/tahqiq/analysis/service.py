@@ -7,16 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData
-from tahqiq.analysis.corpus.dialect import ALL, ConflictingParameters, DialectIndex, NoMatch, sentence_json
+from tahqiq.analysis.corpus.dialect import ConflictingParameters, DialectIndex, NoMatch, sentence_json
 from tahqiq.analysis.corpus.schema import token_dict
-from tahqiq.analysis.morphology import FLAGS, TASKS, Morphology, MorphologyError
+from tahqiq.analysis.morphology import Morphology, MorphologyError
 from tahqiq.analysis.ner import Recognizer
 from tahqiq.analysis.params import Params
 from tahqiq.analysis.relations import RelationExtractor
 from tahqiq.analysis.wsd import Disambiguator, SenseInventory
 from tahqiq.problems import Problem
-
-MAX_TOP_K = 50
 
 
 class AnalysisService:
@@ -65,16 +63,17 @@ class AnalysisService:
             sizes["senses"] = self.senses.sizes()
         return sizes
 
-    def _source(self, params: Params) -> str:
-        return params.choice("source", ALL, (ALL, *self.dialects.names()))
+    def _read(self, operation: str, params: Params) -> dict[str, Any]:
+        return params.read(operation, max_chars=self.max_chars, more_choices=tuple(self.dialects.names()))
 
     def lookup(self, params: Params, *, fallbacks: bool) -> dict[str, Any]:
-        sentence_id = params.integer("sentence_id", None, 1, 2**31 - 1)
-        text = params.text("text", required=False, max_chars=self.max_chars)
-        threshold = params.number("similarity_threshold", 0.65, 0.0, 1.0)
-        source = self._source(params)
-        if not params.has("sentence_id") and not params.has("text"):
-            params.error("sentence_id", "give sentence_id or text (or both, naming the same sentence)")
+        values = self._read("lookup", params)
+        sentence_id, text, source, threshold = (
+            values["sentence_id"],
+            values["text"],
+            values["source"],
+            values["similarity_threshold"],
+        )
         params.done()
         try:
             found = self.dialects.lookup(
@@ -101,41 +100,31 @@ class AnalysisService:
         }
 
     def glossary(self, params: Params) -> dict[str, Any]:
-        text = params.text("text", required=True, max_chars=self.max_chars)
-        top_k = params.integer("top_k", 3, 1, MAX_TOP_K)
-        threshold = params.number("similarity_threshold", 0.65, 0.0, 1.0)
-        include_offsets = params.boolean("include_offsets")
-        source = self._source(params)
+        values = self._read("glossary", params)
         params.done()
-        assert text is not None and top_k is not None
         tokens = self.dialects.glossary_json(
-            text, top_k=top_k, threshold=threshold, include_offsets=include_offsets, source=source
+            values["text"],
+            top_k=values["top_k"],
+            threshold=values["similarity_threshold"],
+            include_offsets=values["include_offsets"],
+            source=values["source"],
         )
         return {"tokens": tokens}
 
     def morph(self, params: Params, lemma_url: Callable[[str], str]) -> dict[str, Any]:
         """Per word: lemma, lemma_id, root, pos, frequency (or the subset the task asks for). Blocking: the
         analyser may run for words the compiled table lacks, so the app calls this in a worker thread."""
-        text = params.text("text", required=True, max_chars=self.max_chars)
-        task = params.choice("task", "full", TASKS)
-        flag = params.raw.get("flag", "1")
-        if flag == 1 and not params.is_query:
-            flag = "1"  # a JSON number 1 means the same as "1"
-        if params.has("flag") and flag not in FLAGS:
-            params.error("flag", "must be 1 (the top analysis, chosen in context) or * (all analyses, scored)")
-        if params.has("language") and params.raw["language"] != "MSA":
-            params.error("language", "only MSA is supported")
-        include_lemma = params.boolean("include_lemma")
+        values = self._read("morph", params)
         params.done()
-        assert text is not None
+        task, flag = values["task"], values["flag"]
         try:
             tokens = self.morphology.analyze(
-                text, task=task, flag=str(flag), include_lemma=include_lemma, lemma_url=lemma_url
+                values["text"], task=task, flag=flag, include_lemma=values["include_lemma"], lemma_url=lemma_url
             )
         except MorphologyError as exc:
             field = exc.field or "text"
             raise Problem("validation-error", f"{field}: {exc}", errors={field: [str(exc)]}) from None
-        return {"task": task, "flag": str(flag), "language": "MSA", "tokens": tokens}
+        return {"task": task, "flag": flag, "language": "MSA", "tokens": tokens}
 
     def lemma(self, lemma_id: str) -> dict[str, Any]:
         entry = self.morphology.lemma(lemma_id)
@@ -144,19 +133,18 @@ class AnalysisService:
         return entry
 
     def ner(self, params: Params) -> dict[str, Any]:
-        text = params.text("text", required=True, max_chars=self.max_chars)
-        mode = params.choice("mode", "nested", ("nested", "flat"))
-        include_offsets = params.boolean("include_offsets")
+        values = self._read("ner", params)
         params.done()
-        assert text is not None
-        return self.recognizer.tag(text, mode="flat" if mode == "flat" else "nested", include_offsets=include_offsets)
+        flat = values["mode"] == "flat"
+        return self.recognizer.tag(
+            values["text"], mode="flat" if flat else "nested", include_offsets=values["include_offsets"]
+        )
 
     def wsd(self, params: Params, sense_url: Callable[[str], str]) -> dict[str, Any]:
         """Blocking (lemmatisation may run the analyser): the app calls it in a worker thread."""
-        text = params.text("text", required=True, max_chars=self.max_chars)
-        include_gloss = params.boolean("include_gloss")
+        values = self._read("wsd", params)
         params.done()
-        assert text is not None
+        text, include_gloss = values["text"], values["include_gloss"]
         entities = self.recognizer.recognize(text)
         tokens = self.disambiguator.disambiguate(
             text, include_gloss=include_gloss, sense_url=sense_url, entities=entities
@@ -164,9 +152,8 @@ class AnalysisService:
         return {"tokens": tokens}
 
     def re(self, params: Params) -> dict[str, Any]:
-        text = params.text("text", required=True, max_chars=self.max_chars)
+        text = self._read("re", params)["text"]
         params.done()
-        assert text is not None
         return {"relations": self.relations.extract(text, self.recognizer.recognize(text))}
 
     def sense(self, sense_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
-from tahqiq.web import routes_access, routes_analysis, routes_summarize
+from tahqiq.web import routes_access, routes_analysis, routes_docs, routes_summarize
 from tahqiq.web.analysis_workers import analysis_runner
 from tahqiq.web.service import Service
 
@@ -35,6 +35,7 @@ def create_app(settings: Settings, store: Store | None = None, analysis: Analysi
     route.add_get("/health", service.guarded(service.health))
     route.add_get("/healthz", service.guarded(service.health))
     route.add_get("/problems/{slug}", service.raw(service.problem_doc))
+    routes_docs.register(service, route)
     route.fallback = service.raw(service.not_found)
     return app
 

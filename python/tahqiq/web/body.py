@@ -6,6 +6,7 @@ The one reader of request bodies in the service; the JSON in them is parsed by `
 from __future__ import annotations
 
 import logging
+from urllib.parse import parse_qs
 
 from blacksheep import Request, Response
 from blacksheep.contents import ASGIContent
@@ -92,3 +93,9 @@ def query_value(request: Request, name: str) -> str | None:
     if len(values) > 1:
         raise Problem("validation-error", f"{name}: give it once", errors={name: ["given more than once"]})
     return values[0]
+
+
+def query_lists(request: Request) -> dict[str, list[str]]:
+    """Every query parameter with all its values, blank ones kept: `?mode=` is a mode given as "" (and refused as
+    such), not a mode left out. (BlackSheep's `request.query` drops blank values.)"""
+    return parse_qs(request.url.query.decode("utf-8", "replace"), keep_blank_values=True) if request.url.query else {}

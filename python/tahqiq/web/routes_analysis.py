@@ -12,7 +12,7 @@ from blacksheep.server.routing import Router
 from tahqiq.analysis.params import OPERATION_FIELDS, Params
 from tahqiq.analysis.runner import AnalysisCall, AnalysisRunner, Operation
 from tahqiq.reply import Reply
-from tahqiq.web.body import header, route_value
+from tahqiq.web.body import header, query_lists, route_value
 
 if TYPE_CHECKING:
     from tahqiq.web.service import Service
@@ -28,9 +28,9 @@ class AnalysisRoutes:
         if service.settings.require_app_key:
             await service.access.app_for_key(header(request, b"x-service-app-key"), request.client_ip, time.time())
         if request.method == "GET":
-            params = Params.from_query(dict(request.query), set(allowed))
+            params = Params.from_query(query_lists(request), allowed)
         else:
-            params = Params.from_json(await service.body(request), set(allowed))
+            params = Params.from_json(await service.body(request), allowed)
         call = AnalysisCall(operation, params, service.base_url(request), key, fallbacks=request.method == "GET")
         return Reply(200, await self.runner.perform(call))
 

@@ -26,11 +26,12 @@ from typing import Any
 import orjson
 
 from tahqiq.analysis.corpus.schema import CorpusToken, Sentence, sentence_fields
+from tahqiq.analysis.params import ALL_CORPORA
 from tahqiq.arabic import keys
 from tahqiq.core import GlossaryIndex, GlossaryWord, Lexicon
 
 SHIPPED = "tahqiq"
-ALL = "all"
+ALL = ALL_CORPORA
 MAX_REFS = 5
 MATCH_TYPES = GlossaryIndex.MATCH_TYPES  # by the codes of GlossaryIndex.lookup
 
