@@ -303,27 +303,89 @@ def test_refused_connection_is_503(tmp_path_factory: pytest.TempPathFactory) -> 
         retry_after(r)
 
 
-@pytest.mark.parametrize(
-    ("answer", "request_body"),
-    [
-        (Answer(body=b"<html>not json</html>"), {}),
-        (Answer(body=b'{"choices": []}'), {}),
-        (Answer(body=b'{"choices": [{"message": {"content": null}}]}'), {}),
-        (Answer(content="   "), {}),
-        (Answer(content="One sentence. Another sentence."), {"format": "bullets"}),
-        (Answer(content="- first point\n- second point"), {"format": "paragraph"}),
-        (Answer(content="The council met today."), {"target_lang": "ar"}),
-        (Answer(content="اجتمع المجلس اليوم."), {"target_lang": "en"}),
-    ],
-    ids=["html", "no-choices", "null-content", "empty", "not-bullets", "not-paragraph", "not-arabic", "not-english"],
-)
-def test_unusable_answer_is_503(
-    both: ServerProcess, gateway: FakeUpstream, answer: Answer, request_body: dict[str, str]
+UNUSABLE = {
+    "html": (Answer(body=b"<html>not json</html>"), {}),
+    "no-choices": (Answer(body=b'{"choices": []}'), {}),
+    "null-content": (Answer(body=b'{"choices": [{"message": {"content": null}}]}'), {}),
+    "empty": (Answer(content="   "), {}),
+    "only-markers": (Answer(content="-\n-"), {"format": "bullets"}),
+    "not-arabic": (Answer(content="The council met today."), {"target_lang": "ar"}),
+    "not-english": (Answer(content="اجتمع المجلس اليوم."), {"target_lang": "en"}),
+}
+
+
+@pytest.mark.parametrize("case", list(UNUSABLE))
+def test_an_unusable_answer_goes_to_the_next_route(
+    both: ServerProcess, gateway: FakeUpstream, provider: FakeUpstream, case: str
 ) -> None:
+    """Gateway, then the provider (gateway_fallback), then the in-process summarizer (edge_fallback): no 503."""
+    answer, request_body = UNUSABLE[case]
     gateway.script(answer)
     r = post(both, {"text": ENGLISH, **request_body})
-    problem(r, 503, "service-unavailable", "gateway")
-    assert len(gateway.requests) == 1
+    assert r.status_code == 200, r.text
+    assert r.headers["x-ai-strategy"] == "gateway_fallback"
+    assert r.json()["data"]["model"] == "fake-model-1"  # the provider's answer
+    assert len(gateway.requests) == 1 and len(provider.requests) == 1
+
+    gateway.script(answer)
+    provider.script(answer)
+    r = post(both, {"text": ENGLISH, **request_body})
+    assert r.status_code == 200, r.text
+    assert r.headers["x-ai-strategy"] == "edge_fallback"
+    assert r.json()["data"]["model"] == "tahqiq-extractive"
+
+
+def test_an_unusable_gateway_answer_without_a_provider_is_answered_here(
+    gateway_only: ServerProcess, gateway: FakeUpstream
+) -> None:
+    gateway.script(Answer(content="   "))
+    r = post(gateway_only, {"text": ENGLISH})
+    assert r.status_code == 200, r.text
+    assert r.headers["x-ai-strategy"] == "edge_fallback"
+    assert "answered nothing usable" in gateway_only.log()
+
+
+def test_unusable_answers_do_not_open_the_breaker(
+    tmp_path_factory: pytest.TempPathFactory, gateway: FakeUpstream
+) -> None:
+    """The upstream is up: after more unusable answers than TAHQIQ_BREAKER_FAILURES, it is still asked (where
+    as many 500s open the breaker: the next request is a 503 that does not reach the upstream)."""
+    settings = upstream_settings(gateway, None) | {"TAHQIQ_BREAKER_FAILURES": "3", "TAHQIQ_BREAKER_RESET_S": "60"}
+    with summarize_server(tmp_path_factory.mktemp("breaker"), **settings) as server:
+        gateway.script(*[Answer(content="   ")] * 4)  # (the script forgets the requests it has seen)
+        for _ in range(4):
+            assert post(server, {"text": ENGLISH}).headers["x-ai-strategy"] == "edge_fallback"
+        r = post(server, {"text": ENGLISH})
+        assert r.status_code == 200 and r.headers["x-ai-strategy"] == "gateway"
+        assert len(gateway.requests) == 5
+        gateway.script(*[Answer(500)] * 3)
+        for _ in range(4):
+            problem(post(server, {"text": ENGLISH}), 503, "service-unavailable", "gateway")
+        assert len(gateway.requests) == 3  # the fourth did not reach it
+
+
+def test_a_paragraph_asked_for_as_bullets_is_split_into_sentences(both: ServerProcess, gateway: FakeUpstream) -> None:
+    gateway.script(Answer(content="The council met today. It voted to cut taxes!  Schools reopen in May."))
+    r = post(both, {"text": ENGLISH, "format": "bullets"})
+    assert r.status_code == 200 and r.headers["x-ai-strategy"] == "gateway"
+    data = r.json()["data"]
+    assert data["bullets"] == ["The council met today.", "It voted to cut taxes!", "Schools reopen in May."]
+    assert data["summary"] == "- The council met today.\n- It voted to cut taxes!\n- Schools reopen in May."
+
+
+def test_a_list_asked_for_as_a_paragraph_is_joined(both: ServerProcess, gateway: FakeUpstream) -> None:
+    gateway.script(Answer(content="Summary:\n- The council met today\n- It voted to cut taxes."))
+    r = post(both, {"text": ENGLISH, "format": "paragraph"})
+    assert r.status_code == 200 and r.headers["x-ai-strategy"] == "gateway"
+    data = r.json()["data"]
+    assert data["summary"] == "The council met today. It voted to cut taxes." and "bullets" not in data
+
+
+def test_a_list_in_arabic_asked_for_as_a_paragraph(both: ServerProcess, gateway: FakeUpstream) -> None:
+    gateway.script(Answer(content="- اجتمع المجلس اليوم\n- وقرر خفض الضرائب؟"))
+    r = post(both, {"text": ARABIC, "format": "paragraph", "target_lang": "ar"})
+    assert r.status_code == 200 and r.headers["x-ai-strategy"] == "gateway"
+    assert r.json()["data"]["summary"] == "اجتمع المجلس اليوم. وقرر خفض الضرائب؟"
 
 
 def test_bullet_markers_are_accepted_and_stripped(both: ServerProcess, gateway: FakeUpstream) -> None:

@@ -147,9 +147,8 @@ def test_paragraph_is_kept_and_joined() -> None:
     [
         ("", "en", "paragraph", "empty"),
         ("\n \n", "en", "bullets", "empty"),
-        ("No list here. None at all.", "en", "bullets", "no bullet"),
-        ("- one\n- two", "en", "paragraph", "is a list"),
-        ("1. only item", "en", "paragraph", "is a list"),
+        ("-\n- ", "en", "bullets", "empty"),
+        ("Summary:\n-\n-", "en", "paragraph", "empty"),
         ("The council met.", "ar", "paragraph", "not in Arabic"),
         ("- اجتمع المجلس", "en", "bullets", "not in English"),
         ("12345 678.", "en", "paragraph", "not in English"),
@@ -158,6 +157,32 @@ def test_paragraph_is_kept_and_joined() -> None:
 def test_bad_answers_are_refused(content: str, lang: str, fmt: str, why: str) -> None:
     with pytest.raises(answer.BadAnswer, match=why):
         answer.check(content, lang, fmt)
+
+
+@pytest.mark.parametrize(
+    ("content", "fmt", "summary", "bullets"),
+    [
+        ("No list here. None at all.", "bullets", "- No list here.\n- None at all.", ("No list here.", "None at all.")),
+        ("Summary:\n- one", "bullets", "- one", ("one",)),
+        ("- one\n- two", "paragraph", "one. two.", None),
+        ("1. only item", "paragraph", "only item.", None),
+        ("Points:\n* first!\n2) second…", "paragraph", "first! second…", None),
+        ("The plan passed.\n- 5 of 7 voted.", "paragraph", "The plan passed. - 5 of 7 voted.", None),
+    ],
+)
+def test_the_other_format_is_reshaped(content: str, fmt: str, summary: str, bullets: tuple[str, ...] | None) -> None:
+    checked = answer.check(content, "en", fmt)
+    assert (checked.summary, checked.bullets) == (summary, bullets)
+
+
+@given(st.lists(sentence.map(str.strip).filter(bool), min_size=1, max_size=6))
+def test_a_list_joined_as_a_paragraph_keeps_every_item_in_order(items: list[str]) -> None:
+    content = "\n".join(f"- {item}" for item in items)
+    summary = answer.check(content, "en", "paragraph").summary
+    position = 0
+    for item in items:
+        position = summary.index(item, position) + len(item)
+    assert "- " not in summary
 
 
 def reference_in_language(text: str, lang: str) -> bool:

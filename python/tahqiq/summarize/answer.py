@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tahqiq.text.sentences import split_sentences
+
 LANGUAGE_NAMES = {"ar": "Arabic", "en": "English"}
 
 _NOT_LETTER = re.compile(r"[\W\d_]+")
@@ -13,11 +15,12 @@ _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe7
 # Basic Latin to Latin Extended-B, Latin Extended Additional.
 _LATIN = re.compile("[\u0000-\u024f\u1e00-\u1eff]+")
 _ASCII_LETTER = re.compile("[A-Za-z]")
+_SENTENCE_END = ".!?…؟。"
 _BULLET = re.compile(r"^\s*(?:[-*•‣▪–]|\d{1,3}[.)])(?:\s+(.*\S))?\s*$")  # a marker, then white space
 
 
 class BadAnswer(ValueError):
-    """The upstream's text is not the summary that was asked for (empty, wrong format, wrong language)."""
+    """The upstream's text has no usable summary: it is empty, or not in the language asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,22 +67,31 @@ def in_language(text: str, lang: str) -> bool:
     return arabic > latin if lang == "ar" else latin > arabic
 
 
+def _full_stop(sentence: str) -> str:
+    return sentence if sentence[-1] in _SENTENCE_END else sentence + "."
+
+
 def check(content: str, target_lang: str, fmt: str) -> CheckedSummary:
-    """The summary in `content`, or BadAnswer saying what is wrong with it."""
+    """The summary in `content` in the format asked for, or BadAnswer saying why there is none.
+
+    An answer in the other format is reshaped, not refused: a list asked for as a paragraph becomes one paragraph
+    of its items (each ended with a full stop), and a paragraph asked for as bullets becomes one bullet per
+    sentence (`tahqiq.text.sentences`). The lines around a list's items ("Summary:") are dropped."""
     lines = [line.strip() for line in content.strip().splitlines() if line.strip()]
-    if not lines:
-        raise BadAnswer("the answer is empty")
     marked = [m for m in (_BULLET.match(line) for line in lines) if m is not None]
-    if fmt == "bullets":
-        bullets = tuple(m[1].strip() for m in marked if m[1])
-        if not bullets:
-            raise BadAnswer("bullets were asked for and the answer has no bullet line")
-        summary = "\n".join(f"- {b}" for b in bullets)
-        result = CheckedSummary(summary, bullets)
+    # one marked line in a paragraph may be a sentence that starts with a dash; in an answer asked for as bullets
+    # it is the list
+    is_list = len(marked) >= 2 or (bool(marked) and (len(marked) == len(lines) or fmt == "bullets"))
+    if is_list:  # the items; the lines around them ("Summary:") are not part of the summary
+        items = [m[1].strip() for m in marked if m[1]]
     else:
-        if len(marked) >= 2 or len(marked) == len(lines):
-            raise BadAnswer("a paragraph was asked for and the answer is a list")
-        result = CheckedSummary(" ".join(lines), None)
+        items = split_sentences(" ".join(lines)) if fmt == "bullets" else lines
+    if not items:
+        raise BadAnswer("the answer is empty")
+    if fmt == "bullets":
+        result = CheckedSummary("\n".join(f"- {item}" for item in items), tuple(items))
+    else:
+        result = CheckedSummary(" ".join(_full_stop(item) for item in items) if is_list else " ".join(items), None)
     if not in_language(result.summary, target_lang):
         raise BadAnswer(f"the answer is not in {LANGUAGE_NAMES[target_lang]}")
     return result

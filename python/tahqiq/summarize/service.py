@@ -6,9 +6,12 @@ Routing (the value of `x-ai-strategy`):
 - otherwise, a provider is configured: the provider (`provider`);
 - no upstream is configured: the in-process extractive summarizer (`local`);
 - an upstream refused the request (400, 401, 403, 404 or another 4xx except 429, and no further upstream to
-  try): the in-process summarizer answers (`edge_fallback`).
-Anything else that goes wrong upstream (5xx, 429 after the one retry, time-out, refused connection, a body that
-is not a chat completion, an answer that fails the check, an open breaker) is a 503 naming the route that failed.
+  try): the in-process summarizer answers (`edge_fallback`);
+- an upstream answered 200 with nothing usable (not a chat completion, an empty summary, another language than
+  the one asked for): the next route, the provider after the gateway (`gateway_fallback`), then the in-process
+  summarizer (`edge_fallback`). An answer in the other format is usable: `answer.check` reshapes it.
+Anything else that goes wrong upstream (5xx, 429 after the one retry, time-out, refused connection, an open
+breaker) is a 503 naming the route that failed.
 """
 
 from __future__ import annotations
@@ -29,7 +32,14 @@ from tahqiq.reply import Reply
 from tahqiq.store.protocol import Store
 from tahqiq.summarize import answer, extractive
 from tahqiq.summarize.breaker import BreakerOpen, CircuitBreaker
-from tahqiq.summarize.upstream import ChatClient, Upstream, UpstreamFailed, UpstreamRefused, ceil_seconds
+from tahqiq.summarize.upstream import (
+    ChatClient,
+    Upstream,
+    UpstreamFailed,
+    UpstreamRefused,
+    UpstreamUnusable,
+    ceil_seconds,
+)
 
 log = logging.getLogger("tahqiq.summarize")
 
@@ -161,23 +171,27 @@ class SummarizeService:
                 return await self._upstream(self.gateway, request, source, target, "gateway")
             except UpstreamRefused as refused:
                 fallback = self.provider if refused.status == 404 else None  # 404: the alias is unknown there
+            except UpstreamUnusable:
+                fallback = self.provider
             if fallback is None:
                 return await self._local(request, source, target, "edge_fallback")
             try:
                 return await self._upstream(fallback, request, source, target, "gateway_fallback")
-            except UpstreamRefused:
+            except (UpstreamRefused, UpstreamUnusable):
                 return await self._local(request, source, target, "edge_fallback")
         if self.provider is not None:
             try:
                 return await self._upstream(self.provider, request, source, target, "provider")
-            except UpstreamRefused:
+            except (UpstreamRefused, UpstreamUnusable):
                 return await self._local(request, source, target, "edge_fallback")
         return await self._local(request, source, target, "local")
 
     async def _upstream(
         self, upstream: Upstream, request: SummaryRequest, source: str, target: str, strategy: str
     ) -> Reply:
-        """The upstream's checked summary; UpstreamRefused passes through; every failure is a 503 problem."""
+        """The upstream's checked summary; UpstreamRefused and UpstreamUnusable pass through (the caller tries the
+        next route); every failure is a 503 problem. A refusal or an unusable answer leaves the breaker closed:
+        the upstream is up, and this request is answered by the next route."""
         breaker = self.breakers[upstream.name]
         try:
             breaker.acquire()
@@ -193,11 +207,18 @@ class SummarizeService:
             settled = True
             breaker.succeeded()  # the upstream is up; it refused this request
             raise
-        except (UpstreamFailed, answer.BadAnswer) as failure:
+        except (UpstreamUnusable, answer.BadAnswer) as unusable:
+            settled = True
+            breaker.succeeded()
+            log.warning("summarize: %s answered nothing usable (%s); trying the next route", upstream.name, unusable)
+            if isinstance(unusable, answer.BadAnswer):
+                raise UpstreamUnusable(upstream.name, str(unusable)) from None
+            raise
+        except UpstreamFailed as failure:
             settled = True
             breaker.failed()
             log.warning("summarize: %s failed: %s", upstream.name, failure)
-            retry = getattr(failure, "retry_after_s", None)
+            retry = failure.retry_after_s
             wait = breaker.remaining_s() if retry is None else ceil_seconds(retry)
             raise _unavailable(strategy, f"{upstream.name}: {failure}", wait) from None
         finally:

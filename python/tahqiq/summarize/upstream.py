@@ -51,13 +51,22 @@ class UpstreamRefused(Exception):
 
 
 class UpstreamFailed(Exception):
-    """The upstream could not give an answer: 5xx, 429 after the retry, time-out, refused connection, unusable
-    body. `retry_after_s` is the upstream's own Retry-After when it sent one."""
+    """The upstream could not give an answer: 5xx, 429 after the retry, time-out, refused connection.
+    `retry_after_s` is the upstream's own Retry-After when it sent one."""
 
     def __init__(self, name: str, reason: str, retry_after_s: float | None = None) -> None:
         super().__init__(f"{name}: {reason}")
         self.reason = reason
         self.retry_after_s = retry_after_s
+
+
+class UpstreamUnusable(Exception):
+    """The upstream answered 200 with nothing usable: a body that is not a chat completion, an empty summary, or
+    one in another language than the one asked for. The upstream works; this request goes to the next route."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.reason = reason
 
 
 def parse_completion(body: bytes, fallback_model: str) -> Completion | None:
@@ -93,7 +102,7 @@ class ChatClient:
             self._targets.clear()
 
     async def complete(self, upstream: Upstream, messages: list[dict[str, str]]) -> Completion:
-        """The upstream's completion, or UpstreamRefused / UpstreamFailed."""
+        """The upstream's completion, or UpstreamRefused / UpstreamUnusable / UpstreamFailed."""
         payload = orjson.dumps({"model": upstream.model, "messages": messages, "temperature": 0})
         status, body, retry_after = await self._post(upstream, payload)
         if status in RETRYABLE:
@@ -105,7 +114,7 @@ class ChatClient:
         if status == 200:
             completion = parse_completion(body, upstream.model)
             if completion is None:
-                raise UpstreamFailed(upstream.name, "answered a body that is not a chat completion")
+                raise UpstreamUnusable(upstream.name, "answered 200 with a body that is not a chat completion")
             return completion
         if 400 <= status < 500 and status != 429:
             raise UpstreamRefused(upstream.name, status)
