@@ -21,7 +21,7 @@ import httpx
 import jwt
 import pytest
 from tahqiq.access import keys
-from tahqiq.access.service import AccessService
+from tahqiq.access.service import APP_CACHE_S, AccessService
 from tahqiq.access.tokens import InvalidToken, Keyring, TokenService
 from tahqiq.config import Settings
 from tahqiq.problems import Problem
@@ -479,3 +479,23 @@ async def test_token_verify_direct(world: Any) -> None:
     foreign = jwt.encode(payload, Ed25519PrivateKey.generate(), algorithm="EdDSA", headers={"kid": header["kid"]})
     with pytest.raises(InvalidToken, match="signature"):
         await tokens.verify(foreign, t0)
+
+
+async def test_a_rotated_or_deleted_app_key_stops_working_within_the_cache_time(
+    world: tuple[AccessService, TokenService, Store, dict[str, str]],
+) -> None:
+    """`tahqiq apps rotate-key` and `apps delete` change the store; a running process trusts a key it has looked up
+    for APP_CACHE_S seconds, then asks the store again."""
+    access, _tokens, store, creds = world
+    now = Clock().now
+    assert (await access.app_for_key(creds["app_key"], "c", now)).app_id == FIRST_PARTY_APP_ID
+    new_key = keys.new_secret(keys.APP_KEY_PREFIX)
+    assert await store.set_app_key(FIRST_PARTY_APP_ID, keys.key_hash(new_key), "p") is not None
+    assert (await access.app_for_key(creds["app_key"], "c", now + APP_CACHE_S - 1)).app_id == FIRST_PARTY_APP_ID
+    with pytest.raises(Problem) as refused:
+        await access.app_for_key(creds["app_key"], "c", now + APP_CACHE_S + 1)
+    assert refused.value.status == 401
+    assert (await access.app_for_key(new_key, "c", now + APP_CACHE_S + 1)).app_id == FIRST_PARTY_APP_ID
+    assert await store.delete_app(FIRST_PARTY_APP_ID)
+    with pytest.raises(Problem):
+        await access.app_for_key(new_key, "c", now + 3 * APP_CACHE_S)

@@ -284,6 +284,28 @@ async def test_apps_are_created_found_and_listed(store: Store) -> None:
     assert await store.list_apps() == [app, other]
 
 
+async def test_an_app_key_is_replaced_and_an_app_deleted(store: Store) -> None:
+    app = await store.create_app("app1", "First party", "ah1", "svc_app_x", T0)
+    other = await store.create_app("app2", "Other", "ah2", "svc_app_y", T0)
+    rotated = await store.set_app_key("app1", "ah3", "svc_app_z")
+    assert rotated is not None and (rotated.app_id, rotated.name, rotated.key_prefix) == (
+        "app1",
+        "First party",
+        "svc_app_z",
+    )
+    assert await store.app_by_key_hash("ah1") is None
+    assert await store.app_by_key_hash("ah3") == rotated
+    with pytest.raises(AlreadyExists):
+        await store.set_app_key("app1", "ah2", "p")  # another app's key: nothing changes
+    assert await store.app_by_key_hash("ah3") == rotated
+    assert await store.set_app_key("nobody", "ah4", "p") is None
+    assert await store.delete_app("app1") is True
+    assert await store.delete_app("app1") is False
+    assert await store.app_by_key_hash("ah3") is None
+    assert await store.list_apps() == [other]
+    assert app.app_id == "app1"
+
+
 async def test_another_instance_sees_writes_at_once(factory: Factory) -> None:
     one, two = await factory(), await factory()
     assert await one.get_agent("a1") is None

@@ -44,6 +44,9 @@ READY_QUEUE = "ready_for_verdict"  # a queue read's key names a role (its pendin
 MAX_WORK_TYPE_CHARS = 200
 MAX_CLAIM_ID = 2**63 - 1  # claim ids are 64-bit signed integers in both stores
 _APP_CACHE_SIZE = 1024
+APP_CACHE_S = 30.0
+"""How long a process trusts an app key it has looked up: a key rotated or an app deleted (`tahqiq apps
+rotate-key`, `tahqiq apps delete`) stops working in running servers within this many seconds."""
 _BAD_API_KEY = "missing or invalid agent API key: send `Authorization: Bearer svc_agent_...`"
 _BAD_APP_KEY = "missing or invalid application key: send `X-Service-App-Key: svc_app_...`"
 
@@ -178,7 +181,7 @@ class AccessService:
         self._store = store
         self._tokens = tokens
         self._on_accept = on_accept or (lambda: None)
-        self._known_apps: dict[str, App] = {}  # key hash -> app; apps cannot be removed or re-keyed
+        self._known_apps: dict[str, tuple[App, float]] = {}  # key hash -> (app, trusted until)
         self._in_flight: set[tuple[str, str]] = set()
         # Concurrent reads of one queue with one limit share a store query and its rendered answer.
         self._queue_reads: ReadCoalescer[tuple[str, int], bytes] = ReadCoalescer(self._queue_body, "tahqiq-queue-reads")
@@ -235,9 +238,9 @@ class AccessService:
         """The application whose key this is, or a 401 problem (failed attempts are counted per client)."""
         app_key = (app_key or "").strip()
         digest = keys.key_hash(app_key)
-        app = self._known_apps.get(digest)
-        if app is not None:
-            return app
+        known = self._known_apps.get(digest)
+        if known is not None and known[1] > now:
+            return known[0]
         await self._guard_failures(client, now)
         if keys.is_well_formed(app_key, keys.APP_KEY_PREFIX):
             app = await self._store.app_by_key_hash(digest)
@@ -246,7 +249,7 @@ class AccessService:
             raise Problem("unauthorized", _BAD_APP_KEY)
         if len(self._known_apps) >= _APP_CACHE_SIZE:
             self._known_apps.clear()
-        self._known_apps[digest] = app
+        self._known_apps[digest] = (app, now + APP_CACHE_S)
         return app
 
     async def verify(self, app_key: str | None, body: bytes, client: str, now: float) -> Reply:

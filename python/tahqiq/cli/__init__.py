@@ -3,17 +3,18 @@
     tahqiq serve [--host H] [--port P] [--workers N] [--areas a,b] [--database-url URL]
     tahqiq migrate
     tahqiq agents create --role ROLE [--name N] [--json] | list | show ID | suspend ID | activate ID | rotate-key ID
-    tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list
+    tahqiq apps create --name N [--app-id UUID | --first-party] [--json] | list | rotate-key ID | delete ID
     tahqiq keys rotate
     tahqiq tokens revoke JTI [--expires-at EPOCH]
     tahqiq report morph | glossary | summaries   (accuracy on the gold sets in tests/gold; from a checkout)
-    tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] | list | stats | export NAME
+    tahqiq corpus import PATH --format curras|nabra|lisan|jsonl [--name N] [--replace] | list | stats | export NAME
     tahqiq analyze ner|re|morph|wsd|glossary [FILE ...] [--field F --id F] [--out F --resume] [--jobs N]
     tahqiq agent token | submit --work-type W --results FILE|- | status ID [--wait] | pending | ready | artifacts ID
     tahqiq normalize | scan | fingerprint   (the text kernels, for shell use)
 
-Settings come from `TAHQIQ_*` variables (docs/operations.md lists them); flags override them. Secrets are printed
-once, by the command that creates them, and stored only as hashes.
+Settings come from `TAHQIQ_*` variables (docs/operations.md lists them); flags override them. Every error is
+one line on standard error and a non-zero exit status; `--debug` anywhere on the line shows the traceback.
+Secrets are printed once, by the command that creates them, and stored only as hashes.
 
 One module per command or group of commands (kernels, serve, migrate, agents, apps, keys, corpus, analyze,
 agent, reports, tokens), each adding its parsers; common.py holds what the administration commands share. This
@@ -23,6 +24,7 @@ module only assembles the parser and runs the command.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -52,8 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command. Every error is one line on standard error with a non-zero status; `--debug`, anywhere
+    on the command line, shows the traceback instead."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in arguments
+    arguments = [a for a in arguments if a != "--debug"]
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    args, unknown = parser.parse_known_args(arguments)
     if unknown and args.command == "report":
         # `report --help` and `report --x …`: options before the report's name belong to the report's own parser.
         args.report_args = unknown + args.report_args
@@ -61,11 +68,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.files += unknown  # files after options (`analyze ner --mode flat a.txt`): argparse leaves them over
     elif unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    action = getattr(args, "action", None)
+    name = f"tahqiq {args.command} {action}" if isinstance(action, str) else f"tahqiq {args.command}"
     try:
         return int(args.run(args))
-    except SettingsError as exc:
-        print(f"tahqiq {args.command}: {exc}", file=sys.stderr)
-        return 2
+    except BrokenPipeError:
+        # The reader went away (`| head -1`): not an error. Standard output goes nowhere from here, so that the
+        # interpreter's last flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print(f"\n{name}: interrupted", file=sys.stderr)
+        return 130
+    except (SettingsError, common.CliError) as exc:
+        if debug:
+            raise
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, SettingsError) else exc.status
+    except Exception as exc:
+        if debug:
+            raise
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(
+            f"{name}: failed: {reason} ({type(exc).__name__}; --debug shows the traceback)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeAlias
+from urllib.parse import urlsplit, urlunsplit
 
 from tahqiq.config import Settings
 
@@ -25,6 +26,28 @@ def admin_options() -> argparse.ArgumentParser:
     return options
 
 
+class CliError(Exception):
+    """A mistake or a failure that the command explains in one line on standard error (`tahqiq COMMAND: ...`),
+    with exit status `status`; `--debug` shows its traceback."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def without_password(url: str) -> str:
+    """`url` as it may be shown: a password in it becomes `***`."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    netloc = f"{user}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def settings_from(args: argparse.Namespace, **overrides: Any) -> Settings:
     return Settings.from_env(os.environ, database_url=getattr(args, "database_url", None), **overrides)
 
@@ -37,9 +60,17 @@ def with_store(args: argparse.Namespace, work: Callable[[Any, Settings], Awaitab
 
     async def run() -> int:
         store = open_store(settings.database_url)
-        await store.open()
         try:
+            await store.open()
             await store.migrate()
+        except Exception as exc:
+            await store.close()
+            reason = str(exc) or type(exc).__name__
+            raise CliError(
+                f"cannot open the database {without_password(settings.database_url)}: {reason}. Check "
+                "TAHQIQ_DATABASE_URL (or --database-url) and that the database server is running"
+            ) from exc
+        try:
             return await work(store, settings)
         finally:
             await store.close()

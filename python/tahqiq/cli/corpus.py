@@ -29,7 +29,7 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
             print(f"\r  read {count:,} sentences …", end="", file=sys.stderr, flush=True)
 
     sentences = read_corpus_file(path, args.format, progress)
-    target = write_corpus(Path(settings.data_dir), name, sentences)
+    target = write_corpus(Path(settings.data_dir), name, sentences, replace=args.replace)
     tokens = sum(len(s.tokens) for s in sentences)
     summary = {
         "name": name,
@@ -136,6 +136,7 @@ def add_parser(commands: Commands, admin_options: argparse.ArgumentParser) -> No
     imp.add_argument("path", help="the corpus file you supply")
     imp.add_argument("--format", required=True, choices=FORMATS)
     imp.add_argument("--name", help="the corpus name served as `source` (default: the file name)")
+    imp.add_argument("--replace", action="store_true", help="replace an imported corpus of the same name")
     actions.add_parser("list", help="corpora and their sizes", parents=[admin_options])
     actions.add_parser(
         "stats", help="validate every corpus and count sentences, forms, lemmas", parents=[admin_options]

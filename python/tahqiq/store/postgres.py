@@ -314,6 +314,22 @@ class PostgresStore:
         row = await self._fetchrow(f"SELECT {c.APP_COLUMNS} FROM apps WHERE key_hash = $1", key_hash)
         return c.app(row) if row else None
 
+    async def set_app_key(self, app_id: str, key_hash: str, key_prefix: str) -> App | None:
+        try:
+            row = await self._fetchrow(
+                f"UPDATE apps SET key_hash = $2, key_prefix = $3 WHERE app_id = $1 RETURNING {c.APP_COLUMNS}",
+                app_id,
+                key_hash,
+                key_prefix,
+            )
+        except asyncpg.UniqueViolationError as exc:
+            raise AlreadyExists(str(exc)) from exc
+        return c.app(row) if row else None
+
+    async def delete_app(self, app_id: str) -> bool:
+        status: str = await self.pool.execute("DELETE FROM apps WHERE app_id = $1", app_id)
+        return status != "DELETE 0"
+
     # Signing keys and revocation
 
     async def add_signing_key(self, kid: str, public_key: bytes, private_key_enc: bytes, now: float) -> None:

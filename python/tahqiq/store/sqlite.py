@@ -380,6 +380,28 @@ class SqliteStore:
         row = await self._read_one(f"SELECT {c.APP_COLUMNS} FROM apps WHERE key_hash = ?", (key_hash,))
         return c.app(row) if row else None
 
+    async def set_app_key(self, app_id: str, key_hash: str, key_prefix: str) -> App | None:
+        def run(conn: sqlite3.Connection) -> Row | None:
+            try:
+                return _one(
+                    conn,
+                    f"UPDATE apps SET key_hash = ?, key_prefix = ? WHERE app_id = ? RETURNING {c.APP_COLUMNS}",
+                    (key_hash, key_prefix, app_id),
+                )
+            except sqlite3.IntegrityError as exc:
+                if getattr(exc, "sqlite_errorname", "") in _UNIQUE_ERRORS:
+                    raise AlreadyExists(str(exc)) from exc
+                raise
+
+        row = await self._write(run)
+        return c.app(row) if row else None
+
+    async def delete_app(self, app_id: str) -> bool:
+        def run(conn: sqlite3.Connection) -> bool:
+            return conn.execute("DELETE FROM apps WHERE app_id = ?", (app_id,)).rowcount > 0
+
+        return await self._write(run)
+
     # Signing keys and revocation
 
     async def add_signing_key(self, kid: str, public_key: bytes, private_key_enc: bytes, now: float) -> None:

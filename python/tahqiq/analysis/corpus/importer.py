@@ -205,13 +205,16 @@ def read_corpus_file(path: Path, fmt: str, progress: Callable[[int], None] | Non
     return check_unique(sentences)
 
 
-def write_corpus(data_dir: Path, name: str, sentences: list[Sentence]) -> Path:
-    """Writes an imported corpus atomically: a temporary file in the same folder, renamed into place."""
+def write_corpus(data_dir: Path, name: str, sentences: list[Sentence], *, replace: bool = False) -> Path:
+    """Writes an imported corpus atomically: a temporary file in the same folder, renamed into place. A corpus of
+    that name is replaced only when `replace` is true."""
     if not NAME.match(name) or name == "tahqiq":
         raise CorpusError(f"corpus name {name!r}: use 1-40 of a-z 0-9 _ - (and not 'tahqiq', the shipped corpus)")
     folder = corpora_dir(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / f"{name}.jsonl"
+    if target.exists() and not replace:
+        raise CorpusError(f"a corpus named {name!r} exists already: give --replace to replace it, or --name another")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
