@@ -126,7 +126,7 @@ def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> l
     g = index.glossary_index("all")
     assert [index.glossary(t) for t in texts] == [g.assemble(rapidfuzz_glossary.words(t), False) for t in texts]
     assert [orjson.dumps(index.glossary_json(t)) for t in texts] == [orjson.dumps(rapidfuzz_glossary(t)) for t in texts]
-    repeats = 3 if ctx.quick else 9
+    repeats = 1 if ctx.quick else 9
     ours, anchor = harness.paired_medians(
         lambda: [index.glossary_json(t) for t in texts],
         lambda: [rapidfuzz_glossary(t) for t in texts],
@@ -187,7 +187,7 @@ def in_process(ctx: harness.Context, index: DialectIndex, texts: list[str]) -> l
 
 
 def over_http(ctx: harness.Context, texts: list[str], index: DialectIndex) -> list[harness.Row]:
-    seconds = 2 if ctx.quick else 10
+    seconds = 1 if ctx.quick else 10
     rows: list[harness.Row] = []
     with tempfile.TemporaryDirectory(prefix="tahqiq-bench-analysis-") as tmp:
         work = Path(tmp)

@@ -49,7 +49,7 @@ def probe(
 
 
 def run(ctx: harness.Context) -> list[harness.Row]:
-    seconds = 3 if ctx.quick else 20
+    seconds = 1 if ctx.quick else 20
     text = news_text()[:10_000]
     rows = []
     with tempfile.TemporaryDirectory(prefix="tahqiq-bench-isolation-") as tmp:

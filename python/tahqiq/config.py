@@ -194,7 +194,10 @@ class Settings:
         "TAHQIQ_REQUIRE_APP_KEY", "1: the analysis (and summarization) routes require X-Service-App-Key", default=False
     )
     log_level: str = _setting("TAHQIQ_LOG_LEVEL", "critical|error|warning|info|debug", default="info")
-    access_log: bool = _setting("TAHQIQ_ACCESS_LOG", "log one line per request (1/0)", default=False)
+    access_log: bool = _setting(
+        "TAHQIQ_ACCESS_LOG", "log one line per request: method, route, status, latency, request id (1/0)", default=False
+    )
+    log_format: str = _setting("TAHQIQ_LOG_FORMAT", "text, or json: one JSON object per line", default="text")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -281,6 +284,8 @@ class Settings:
             out.append(f"TAHQIQ_PROCESSOR_POLL_S: must be 0.01..60, got {self.processor_poll_s}")
         if self.log_level not in ("critical", "error", "warning", "info", "debug"):
             out.append(f"TAHQIQ_LOG_LEVEL: choose critical, error, warning, info or debug, got {self.log_level!r}")
+        if self.log_format not in ("text", "json"):
+            out.append(f"TAHQIQ_LOG_FORMAT: choose text or json, got {self.log_format!r}")
         if self.secret_key and len(self.secret_key) != 32:
             out.append("TAHQIQ_SECRET_KEY: must be the base64 of exactly 32 bytes")
         return out
@@ -375,7 +380,7 @@ def _convert(name: str, value: Any) -> Any:
             return base64.b64decode(text, validate=True)
         except ValueError:
             raise ValueError("expected base64 (of 32 random bytes)") from None
-    if name == "log_level":
+    if name in ("log_level", "log_format"):
         return text.lower()
     return text
 

@@ -43,6 +43,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "detail": {"type": "string"},
         "instance": {"type": "string"},
         "error_code": {"type": "string", "description": "Areas A and C; summarization's problems leave it out"},
+        "request_id": {"type": "string", "description": "the request's id, as in its X-Request-ID header and logs"},
         "errors": {
             "type": "object",
             "description": "validation problems: each field and what is wrong with it",

@@ -184,8 +184,9 @@ class Problem(Exception):
     def status(self) -> int:
         return self.type.status
 
-    def body(self, instance: str, base: str, *, error_code: bool = True) -> bytes:
-        """The document; `error_code=False` leaves that member out (Area B's documents do not carry it)."""
+    def body(self, instance: str, base: str, *, error_code: bool = True, request_id: str | None = None) -> bytes:
+        """The document; `error_code=False` leaves that member out (Area B's documents do not carry it);
+        `request_id` is the request's (the same as its X-Request-ID answer header and its log lines)."""
         doc: dict[str, Any] = {
             "type": f"{base}/{self.type.slug}",
             "title": self.type.title,
@@ -197,6 +198,8 @@ class Problem(Exception):
             doc["error_code"] = self.type.error_code
         if self.errors is not None:
             doc["errors"] = self.errors
+        if request_id is not None:
+            doc["request_id"] = request_id
         doc.update(self.extra)
         return orjson.dumps(doc)
 

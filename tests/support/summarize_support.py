@@ -60,8 +60,10 @@ def problem(r: httpx.Response, status: int, slug: str, strategy: str) -> dict[st
     assert r.headers["content-type"].startswith("application/problem+json")
     assert r.headers["x-ai-strategy"] == strategy
     body: dict[str, Any] = r.json()
-    expected = {"type", "title", "status", "detail", "instance"} | ({"errors"} if slug == "validation-error" else set())
+    expected = {"type", "title", "status", "detail", "instance", "request_id"}
+    expected |= {"errors"} if slug == "validation-error" else set()
     assert set(body) == expected, body  # no error_code in Area B
+    assert body["request_id"] == r.headers["x-request-id"]
     assert body["type"].endswith(f"/problems/{slug}")
     assert body["status"] == status
     assert body["instance"] == PATH

@@ -22,6 +22,7 @@ from tahqiq.access.roles import PENDING_READERS, ROLES, result_item_errors
 from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
 from tahqiq.json_body import json_object, json_object_and_fingerprint
+from tahqiq.logs import note_agent
 from tahqiq.problems import Problem, validation_error
 from tahqiq.ratelimit import rate_headers
 from tahqiq.reply import Reply
@@ -225,6 +226,7 @@ class AccessService:
         if errors:
             raise Problem("validation-error", "; ".join(f"{k}: {v[0]}" for k, v in errors.items()), errors=errors)
         await self._tokens.refresh_keys(now)
+        note_agent(agent.agent_id)
         minted = self._tokens.mint(agent, audience, ttl, now)
         data = {
             "token": minted.token,
@@ -242,6 +244,7 @@ class AccessService:
         if known is not None and known[1] > now:
             return known[0]
         await self._guard_failures(client, now)
+        app = None
         if keys.is_well_formed(app_key, keys.APP_KEY_PREFIX):
             app = await self._store.app_by_key_hash(digest)
         if app is None:
@@ -289,9 +292,11 @@ class AccessService:
         if not token:
             raise Problem("auth-invalid", "missing X-Service-Agent-Identity: send an identity token")
         try:
-            return await self._checked_claims(token.strip(), now, self._settings.first_party_app_id)
+            claims = await self._checked_claims(token.strip(), now, self._settings.first_party_app_id)
         except InvalidToken as exc:
             raise Problem("auth-invalid", str(exc)) from None
+        note_agent(claims.agent_id)
+        return claims
 
     # Queues ------------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import socket
 import sys
 from typing import Any
 
+from tahqiq import logs
 from tahqiq.cli.common import Commands, settings_from, with_store
 from tahqiq.config import SHUTDOWN_CLOSE_S, Settings
 
@@ -66,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         workers=settings.workers,
         loop=Loops.uvloop,
         log_level=LogLevels(settings.log_level),
-        log_access=settings.access_log,
+        log_dictconfig=logs.granian_config(settings.log_format),
+        log_access=False,  # the app logs each request itself (tahqiq.web.tracing), with its route and request id
         backlog=2048,
         # The server waits for open connections before the app's shutdown; this bounds the whole stop.
         workers_kill_timeout=math.ceil(settings.shutdown_wait_s) + SHUTDOWN_CLOSE_S,

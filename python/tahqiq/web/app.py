@@ -32,11 +32,11 @@ def create_app(settings: Settings, store: Store | None = None, analysis: Analysi
         routes_summarize.register(service, route)
     if "analysis" in settings.areas:
         routes_analysis.register(service, route)
-    route.add_get("/health", service.guarded(service.health))
-    route.add_get("/healthz", service.guarded(service.health))
-    route.add_get("/problems/{slug}", service.raw(service.problem_doc))
+    for path in ("/health", "/healthz"):
+        route.add_get(path, service.guarded(service.health, path))
+    route.add_get("/problems/{slug}", service.raw(service.problem_doc, "/problems/{slug}"))
     routes_docs.register(service, route)
-    route.fallback = service.raw(service.not_found)
+    route.fallback = service.raw(service.not_found, "*")
     return app
 
 

@@ -12,6 +12,7 @@ import logging
 import os
 from typing import TYPE_CHECKING
 
+from tahqiq import logs
 from tahqiq.config import Settings
 from tahqiq.web.analysis_workers import analysis_runner
 
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
 def app_from_env() -> Application:
     """Factory for server workers: settings from the environment that `tahqiq serve` prepared."""
     settings = Settings.from_env(os.environ).with_secret_key()
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level, settings.log_format)
+    if settings.access_log:  # its lines are INFO whatever the level of the rest
+        logging.getLogger(logs.ACCESS_LOGGER).setLevel(logging.INFO)
     analysis = analysis_runner(settings)
     if analysis is not None:
         analysis.begin_load()

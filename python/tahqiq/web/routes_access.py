@@ -85,14 +85,17 @@ class AccessRoutes:
 
 def register(service: Service, route: Router) -> None:
     routes = AccessRoutes(service)
-    guarded = service.guarded
-    route.add_get("/agents/manifest.json", guarded(routes.manifest))
-    route.add_get("/agents/openapi.json", guarded(routes.openapi))
-    route.add_post("/agents/access-core/me/identity-token", guarded(routes.mint))
-    route.add_post("/agents/access-core/verify-identity", guarded(routes.verify))
-    route.add_post("/agents/access-core/submissions/{role_id}", guarded(routes.submit))
-    route.add_get("/agents/access-core/submissions/{submission_id}", guarded(routes.submission_status))
-    route.add_get("/agents/access-core/claims/pending", guarded(routes.pending))
-    route.add_get("/agents/access-core/claims/ready_for_verdict", guarded(routes.ready))
-    route.add_get("/agents/access-core/claims/{claim_id}/artifacts", guarded(routes.artifacts))
-    route.add_get("/.well-known/jwks.json", guarded(routes.jwks))
+    core = "/agents/access-core"
+    for method, path, handler in (
+        ("GET", "/agents/manifest.json", routes.manifest),
+        ("GET", "/agents/openapi.json", routes.openapi),
+        ("POST", f"{core}/me/identity-token", routes.mint),
+        ("POST", f"{core}/verify-identity", routes.verify),
+        ("POST", f"{core}/submissions/{{role_id}}", routes.submit),
+        ("GET", f"{core}/submissions/{{submission_id}}", routes.submission_status),
+        ("GET", f"{core}/claims/pending", routes.pending),
+        ("GET", f"{core}/claims/ready_for_verdict", routes.ready),
+        ("GET", f"{core}/claims/{{claim_id}}/artifacts", routes.artifacts),
+        ("GET", "/.well-known/jwks.json", routes.jwks),
+    ):
+        route.add(method, path, service.guarded(handler, path))

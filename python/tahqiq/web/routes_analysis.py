@@ -71,7 +71,7 @@ def register(service: Service, route: Router) -> None:
         ("/wsd", routes.wsd),
         ("/re", routes.relations),
     ):
-        route.add_get(path, guarded(handler))
-        route.add_post(path, guarded(handler))
-    route.add_get("/lexicon/lemmas/{lemma_id}", guarded(routes.lemma))
-    route.add_get("/lexicon/senses/{sense_id}", guarded(routes.sense))
+        route.add_get(path, guarded(handler, path))
+        route.add_post(path, guarded(handler, path))
+    for path, entry in (("/lexicon/lemmas/{lemma_id}", routes.lemma), ("/lexicon/senses/{sense_id}", routes.sense)):
+        route.add_get(path, guarded(entry, path))

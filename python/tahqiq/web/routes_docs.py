@@ -73,6 +73,6 @@ class DocsRoutes:
 
 def register(service: Service, route: Router) -> None:
     routes = DocsRoutes(service)
-    route.add_get("/openapi.json", service.guarded(routes.openapi))
-    route.add_get("/docs", service.raw(routes.page))
-    route.add_get("/docs/assets/{asset}", service.raw(routes.asset))
+    route.add_get("/openapi.json", service.guarded(routes.openapi, "/openapi.json"))
+    route.add_get("/docs", service.raw(routes.page, "/docs"))
+    route.add_get("/docs/assets/{asset}", service.raw(routes.asset, "/docs/assets/{asset}"))

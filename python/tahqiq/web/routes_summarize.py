@@ -54,4 +54,4 @@ class SummarizeRoutes:
 def register(service: Service, route: Router) -> None:
     assert service.summarizer is not None
     routes = SummarizeRoutes(service, service.summarizer)
-    route.add_post("/api/ai/summarize", service.raw(routes.summarize))
+    route.add_post("/api/ai/summarize", service.raw(routes.summarize, "/api/ai/summarize"))

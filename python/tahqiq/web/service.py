@@ -23,6 +23,7 @@ from tahqiq.access.service import AccessService, submission_path_methods
 from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
+from tahqiq.logs import REQUEST_ID
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
 from tahqiq.store.protocol import Store
@@ -30,6 +31,7 @@ from tahqiq.summarize.service import SummarizeService
 from tahqiq.web.body import client_gone, header, read_body, route_value
 from tahqiq.web.deadlines import Deadlines
 from tahqiq.web.inflight import InFlight
+from tahqiq.web.tracing import traced
 
 log = logging.getLogger("tahqiq")
 
@@ -105,7 +107,9 @@ class Service:
 
     def problem(self, request: Request, problem: Problem, *, error_code: bool = True) -> Response:
         headers = [(k.encode(), v.encode()) for k, v in problem.headers.items()]
-        body = problem.body(request.path, self.problem_base(request), error_code=error_code)
+        body = problem.body(
+            request.path, self.problem_base(request), error_code=error_code, request_id=REQUEST_ID.get()
+        )
         return Response(problem.status, headers, Content(PROBLEM_JSON, body))
 
     @staticmethod
@@ -113,8 +117,8 @@ class Service:
         headers = [(k.encode(), v.encode()) for k, v in reply.headers.items()] if reply.headers else None
         return Response(reply.status, headers, Content(JSON, reply.body))
 
-    def guarded(self, handler: Callable[[Request], Awaitable[Reply]]) -> Handler:
-        """Turns a handler that returns a Reply or raises a Problem into a BlackSheep handler."""
+    def guarded(self, handler: Callable[[Request], Awaitable[Reply]], route: str) -> Handler:
+        """Turns a handler that returns a Reply or raises a Problem into the BlackSheep handler of `route`."""
 
         async def run(request: Request) -> Response:
             try:
@@ -129,16 +133,12 @@ class Service:
                 log.exception("unhandled error on %s %s", request.method, request.path)
                 return self.problem(request, Problem("internal-error", "the service failed; retry later"))
 
-        return routed(run)
+        return routed(traced(run, route, self.settings.access_log))
 
-    @staticmethod
-    def raw(handler: Handler) -> Handler:
-        """A plain function around a bound method: BlackSheep marks the handlers it routes."""
-
-        async def run(request: Request) -> Response:
-            return await handler(request)
-
-        return routed(run)
+    def raw(self, handler: Handler, route: str) -> Handler:
+        """The BlackSheep handler of `route` for a handler that makes its own Response (a new function around a
+        bound method: BlackSheep marks the handlers it routes)."""
+        return routed(traced(handler, route, self.settings.access_log))
 
     def body(self, request: Request) -> Awaitable[bytes]:
         # The coroutine itself: one frame less per request.
