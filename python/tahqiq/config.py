@@ -198,6 +198,9 @@ class Settings:
         "TAHQIQ_ACCESS_LOG", "log one line per request: method, route, status, latency, request id (1/0)", default=False
     )
     log_format: str = _setting("TAHQIQ_LOG_FORMAT", "text, or json: one JSON object per line", default="text")
+    metrics: bool = _setting(
+        "TAHQIQ_METRICS", "serve GET /metrics, Prometheus text format, for the internal network (1/0)", default=True
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str], **overrides: Any) -> Settings:
@@ -371,7 +374,7 @@ def _convert(name: str, value: Any) -> Any:
         return parse_rate(text)
     if name == "areas":
         return tuple(a.strip() for a in text.split(",") if a.strip())
-    if name in ("access_log", "require_app_key", "gateway_enabled"):
+    if name in ("access_log", "require_app_key", "gateway_enabled", "metrics"):
         if text.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
             raise ValueError(f"expected 1 or 0, got {value!r}")
         return text.lower() in ("1", "true", "yes", "on")

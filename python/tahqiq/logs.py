@@ -3,7 +3,7 @@
 The web layer sets `REQUEST_ID` for each request (the client's `X-Request-ID`, or a new UUID) and the access area
 calls `note_agent` once it knows the agent; every line logged while the request is handled carries both.
 `TAHQIQ_LOG_FORMAT` chooses the form: `text` (one human line) or `json` (one JSON object per line: time, level,
-logger, message, request_id, agent_id, and on the access log's lines method, route, path, status, latency_ms,
+logger, message, pid, request_id, agent_id, and on the access log's lines method, route, path, status, latency_ms,
 client). Nothing here writes a header or a body: the access line names the path without its query string.
 """
 
@@ -69,6 +69,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
+            "pid": record.process,
         }
         for name in ("request_id", "agent_id"):
             if (value := getattr(record, name, None)) is not None:

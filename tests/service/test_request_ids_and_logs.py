@@ -163,3 +163,15 @@ def test_text_lines_carry_the_request_id(tmp_path: Path) -> None:
             time.sleep(0.05)
         [line] = [line for line in server.log().splitlines() if "request_id=text-1" in line]
         assert '"GET /health HTTP/1.1" 200 ' in line and "route=/health" in line
+
+
+def test_made_ids_are_uuid4_and_each_generator_its_own() -> None:
+    """Each server worker makes its own generator after the fork: two never repeat each other's ids."""
+    from tahqiq.web.tracing import RequestIds
+
+    one, two = RequestIds(), RequestIds()
+    made = [one.new() for _ in range(2000)] + [two.new() for _ in range(2000)]
+    assert len(set(made)) == len(made)
+    for rid in made[:50] + made[-50:]:
+        parsed = uuid.UUID(rid)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, rid)

@@ -5,10 +5,13 @@ across them. Also `tahqiq serve --workers 2` (PostgreSQL: works; SQLite: refused
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -171,6 +174,60 @@ def test_the_processors_apply_each_submission_exactly_once(pair: Pair) -> None:
     assert set(expected) <= set(taken)
     # Each server wakes its own processor on accept: both took a share of the queue.
     assert applied_ids(pair.stack.server) and applied_ids(pair.b)
+
+
+def test_a_restart_under_load_loses_no_accepted_submission(pair: Pair) -> None:
+    """SIGTERM to server A while agents submit to both servers: A finishes the requests it holds and stops, B
+    takes the agents' next requests (a request that failed on A is sent again to B with the same Idempotency-Key),
+    and A starts again. Every submission answered 202 is stored and applied exactly once, by one of the two."""
+    tokens = [pair.splitter()[1] for _ in range(8)]  # 6 submissions each (RATE): 48 at most
+    accepted: dict[str, int] = {}
+    lock = threading.Lock()
+    stopping = threading.Event()
+
+    def agent(n: int, token: str) -> None:
+        for i in range(6):
+            if stopping.is_set():
+                return
+            items, key = 1 + (n + i) % 3, new_key()
+            body = splitter_body(items, f"restart {n} {i}")
+            for attempt in range(20):
+                client = pair.clients[(n + i + attempt) % 2]  # the other server after a failure
+                try:
+                    r = submit(client, "claim_splitter", token, body, key=key)
+                except httpx.TransportError:  # A stopped before or while answering
+                    continue
+                if r.status_code == 202:
+                    with lock:
+                        accepted[r.json()["submission_id"]] = items
+                        answered.append((client is pair.clients[0], time.monotonic()))
+                    break
+                assert r.status_code in (409, 503), r.text  # a request still in flight on the other server
+            time.sleep(0.2)  # the agents' work spans the restart
+
+    answered: list[tuple[bool, float]] = []  # (answered by A, when)
+    threads = [threading.Thread(target=agent, args=(n, t)) for n, t in enumerate(tokens)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.4)
+    a = pair.stack.server
+    assert a.proc is not None
+    terminated = time.monotonic()
+    os.killpg(a.proc.pid, signal.SIGTERM)
+    assert a.proc.wait(timeout=40) == 0, a.log()[-3000:]  # drained and stopped cleanly
+    stopped = time.monotonic()
+    time.sleep(0.3)  # B alone
+    a.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    stopping.set()
+    assert len(accepted) == 48, len(accepted)
+    assert any(by_a and at < terminated for by_a, at in answered), "A took no submission before its stop"
+    assert any(not by_a and terminated < at < stopped + 0.3 for by_a, at in answered), "B took none meanwhile"
+    check_exactly_once(pair.stack.url, accepted)
+    taken = logged_applied_ids(accepted, a, pair.b)
+    assert len(taken) == len(set(taken)), "a submission was applied twice"
+    assert "Traceback" not in a.log() + pair.b.log()
 
 
 def test_serve_with_two_workers_on_postgresql(pg_server_url: str) -> None:

@@ -408,6 +408,7 @@ def test_keys_never_reach_the_log(both: ServerProcess, gateway: FakeUpstream) ->
     gateway.script(Answer(500))
     answer = post(both, {"text": ENGLISH})
     log = both.log()
-    [line] = [line for line in log.splitlines() if "summarize: gateway failed" in line]  # the failure is logged ...
-    assert line.endswith(f"request_id={answer.headers['x-request-id']}")  # ... with its request's id ...
+    failures = [line for line in log.splitlines() if "summarize: gateway failed" in line]  # the failure is logged
+    rid = answer.headers["x-request-id"]
+    assert any(line.endswith(f"request_id={rid}") for line in failures), failures  # ... with its request's id ...
     assert GATEWAY_KEY not in log and PROVIDER_KEY not in log  # ... without the keys

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from tahqiq.access.roles import EVIDENCE_ROLES
+from tahqiq.metrics import Metrics
 from tahqiq.store.protocol import Applied, ProcessingTx, Store, Submission
 
 log = logging.getLogger("tahqiq.processor")
@@ -62,9 +63,15 @@ class Processor:
     """The in-process worker that drains the submission queue; `wake()` after an accept avoids waiting a poll."""
 
     def __init__(
-        self, store: Store, poll_s: float, idempotency_ttl_s: float, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        poll_s: float,
+        idempotency_ttl_s: float,
+        clock: Callable[[], float] = time.time,
+        metrics: Metrics | None = None,
     ) -> None:
         self._store = store
+        self._metrics = metrics or Metrics()
         self._poll_s = poll_s
         self._idempotency_ttl_s = idempotency_ttl_s
         self._clock = clock
@@ -104,10 +111,14 @@ class Processor:
 
     async def _step(self) -> int:
         now = self._clock()
+        rejected = 0  # of the batch's submissions, once the batch is committed
 
         async def handler(tx: ProcessingTx, submission: Submission) -> Applied:
+            nonlocal rejected
             try:
-                return await apply_submission(tx, submission, now)
+                applied = await apply_submission(tx, submission, now)
+                rejected += applied.rejected_reason is not None
+                return applied
             except Exception as exc:
                 # The store rolls back and the submission stays queued; a transient fault heals on retry, but
                 # one that keeps failing would block the queue behind it, so it is rejected after a few tries.
@@ -117,9 +128,14 @@ class Processor:
                     raise
                 del self._failures[submission.submission_id]
                 log.exception("rejecting submission %s after %d failed attempts", submission.submission_id, failures)
+                rejected += 1
                 return Applied(rejected_reason=f"could not be applied ({type(exc).__name__}); submit it again")
 
         taken = await self._store.process_batch(handler, now, BATCH_SIZE)
+        if taken:
+            self._metrics.submissions.labels("processed").inc(len(taken) - rejected)
+            if rejected:
+                self._metrics.submissions.labels("rejected").inc(rejected)
         if log.isEnabledFor(logging.DEBUG):  # a batch is up to 256 submissions: not one call each when off
             for submission in taken:
                 log.debug("applied submission %s", submission.submission_id)

@@ -23,6 +23,7 @@ from tahqiq.access.tokens import InvalidToken, TokenClaims, TokenService
 from tahqiq.config import Settings
 from tahqiq.json_body import json_object, json_object_and_fingerprint
 from tahqiq.logs import note_agent
+from tahqiq.metrics import Metrics
 from tahqiq.problems import Problem, validation_error
 from tahqiq.ratelimit import rate_headers
 from tahqiq.reply import Reply
@@ -177,11 +178,19 @@ def verification_success(claims: TokenClaims) -> bytes:
 
 
 class AccessService:
-    def __init__(self, settings: Settings, store: Store, tokens: TokenService, on_accept: Any = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        tokens: TokenService,
+        on_accept: Any = None,
+        metrics: Metrics | None = None,
+    ) -> None:
         self._settings = settings
         self._store = store
         self._tokens = tokens
         self._on_accept = on_accept or (lambda: None)
+        self._metrics = metrics or Metrics()
         self._known_apps: dict[str, tuple[App, float]] = {}  # key hash -> (app, trusted until)
         self._in_flight: set[tuple[str, str]] = set()
         # Concurrent reads of one queue with one limit share a store query and its rendered answer.
@@ -193,6 +202,7 @@ class AccessService:
         rate = self._settings.auth_failure_rate
         decision = await self._store.peek_rate(f"authfail:{client}", rate, now)
         if not decision.allowed:
+            self._metrics.rate_limited.labels("auth_failures").inc()
             raise Problem(
                 "rate-limit-exceeded",
                 "too many failed credential attempts from this client; wait and retry",
@@ -203,6 +213,16 @@ class AccessService:
         await self._store.hit_rate(f"authfail:{client}", self._settings.auth_failure_rate, now)
 
     async def mint(self, authorization: str | None, body: bytes, client: str, now: float) -> Reply:
+        """A new identity token (201), or a problem; counted by outcome (`minted`, else the problem's slug)."""
+        try:
+            reply = await self._mint(authorization, body, client, now)
+        except Problem as problem:
+            self._metrics.token_mints.labels(problem.type.slug).inc()
+            raise
+        self._metrics.token_mints.labels("minted").inc()
+        return reply
+
+    async def _mint(self, authorization: str | None, body: bytes, client: str, now: float) -> Reply:
         await self._guard_failures(client, now)
         scheme, _, api_key = (authorization or "").partition(" ")
         agent = None
@@ -256,6 +276,17 @@ class AccessService:
         return app
 
     async def verify(self, app_key: str | None, body: bytes, client: str, now: float) -> Reply:
+        """The verification result (200, valid or not), or a problem; counted by outcome (`valid`, `invalid`, else
+        the problem's slug)."""
+        try:
+            reply, valid = await self._verify(app_key, body, client, now)
+        except Problem as problem:
+            self._metrics.token_verifications.labels(problem.type.slug).inc()
+            raise
+        self._metrics.token_verifications.labels("valid" if valid else "invalid").inc()
+        return reply
+
+    async def _verify(self, app_key: str | None, body: bytes, client: str, now: float) -> tuple[Reply, bool]:
         app = await self.app_for_key(app_key, client, now)
         params = json_object(body, "validation-error")
         token = params.get("token")
@@ -271,8 +302,9 @@ class AccessService:
                 raise InvalidToken("the audience asked for is not this app's id; an app verifies only its own tokens")
             claims = await self._checked_claims(token, now, app.app_id)
         except InvalidToken as exc:
-            return Reply(200, orjson.dumps({"success": False, "error_code": "AUTH_INVALID", "message": str(exc)}))
-        return Reply(200, verification_success(claims))
+            failure = {"success": False, "error_code": "AUTH_INVALID", "message": str(exc)}
+            return Reply(200, orjson.dumps(failure)), False
+        return Reply(200, verification_success(claims)), True
 
     async def _checked_claims(self, token: str, now: float, audience: str) -> TokenClaims:
         """Signature and times (cached per token), then audience, revocation and agent status (asked of the
@@ -449,8 +481,10 @@ class AccessService:
         outcome = await self._store.accept_submission(new, key, body_fingerprint, rate, now)
         if isinstance(outcome, Accepted):
             self._on_accept()
+            self._metrics.submissions.labels("accepted").inc()
             return Reply(202, answer, rate_headers(outcome.rate, rate.window_s))
         if isinstance(outcome, Replayed):
+            self._metrics.submissions.labels("replayed").inc()
             decision = await self._store.peek_rate(f"submit:{claims.agent_id}", rate, now)
             headers = rate_headers(decision, rate.window_s)
             headers.pop("Retry-After", None)
@@ -463,6 +497,7 @@ class AccessService:
                 errors={"Idempotency-Key": ["already used with a different request body or path"]},
             )
         assert isinstance(outcome, RateLimited)
+        self._metrics.rate_limited.labels("submissions").inc()
         raise Problem(
             "rate-limit-exceeded",
             f"more than {rate.limit} submissions in {rate.window_s} s; retry after the window resets",

@@ -6,13 +6,16 @@ import argparse
 import errno
 import math
 import os
+import shutil
 import socket
 import sys
+import tempfile
 from typing import Any
 
 from tahqiq import logs
 from tahqiq.cli.common import Commands, settings_from, with_store
 from tahqiq.config import SHUTDOWN_CLOSE_S, Settings
+from tahqiq.metrics import MULTIPROCESS_ENV
 
 
 def cannot_listen(host: str, port: int) -> str | None:
@@ -47,10 +50,6 @@ async def _migrated(_store: Any, _settings: Settings) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from granian import Granian
-    from granian.constants import Interfaces, Loops
-    from granian.log import LogLevels
-
     settings = settings_from(args, host=args.host, port=args.port, workers=args.workers, areas=args.areas)
     if problem := cannot_listen(settings.host, settings.port):  # before the key file and the store are touched
         print(f"tahqiq serve: {problem}", file=sys.stderr)
@@ -58,6 +57,24 @@ def run(args: argparse.Namespace) -> int:
     settings = settings.with_secret_key()
     with_store(argparse.Namespace(database_url=settings.database_url), _migrated)  # once, before the workers
     os.environ.update(settings.to_env())  # the workers rebuild the same settings from these
+    shared_metrics = None
+    if settings.metrics and settings.workers > 1:
+        # every worker writes its numbers here and a scrape adds them up (tahqiq.metrics): a fresh folder per start
+        shared_metrics = tempfile.mkdtemp(prefix="tahqiq-metrics-")
+        os.environ[MULTIPROCESS_ENV] = shared_metrics
+    try:
+        _serve(settings)
+    finally:
+        if shared_metrics is not None:
+            shutil.rmtree(shared_metrics, ignore_errors=True)
+    return 0
+
+
+def _serve(settings: Settings) -> None:
+    from granian import Granian
+    from granian.constants import Interfaces, Loops
+    from granian.log import LogLevels
+
     Granian(
         "tahqiq.web.entry:app_from_env",
         factory=True,
@@ -73,7 +90,6 @@ def run(args: argparse.Namespace) -> int:
         # The server waits for open connections before the app's shutdown; this bounds the whole stop.
         workers_kill_timeout=math.ceil(settings.shutdown_wait_s) + SHUTDOWN_CLOSE_S,
     ).serve()
-    return 0
 
 
 def add_parser(commands: Commands, admin_options: argparse.ArgumentParser) -> None:

@@ -513,6 +513,11 @@ class PostgresStore:
 
     # Queues and artifacts
 
+    async def backlog(self) -> tuple[int, float | None]:
+        row = await self._fetchrow("SELECT count(*), min(created_at) FROM submissions WHERE status = 'accepted'")
+        assert row is not None
+        return int(row[0]), row[1]
+
     async def pending_claims(self, role_id: str, limit: int) -> list[Claim]:
         rows = await self._fetch(
             f"SELECT {c.CLAIM_COLUMNS} FROM claims AS cl WHERE status = 'pending_evidence' AND NOT EXISTS "

@@ -248,6 +248,10 @@ class Store(Protocol):
         ...
 
     # Queues and artifacts
+    async def backlog(self) -> tuple[int, float | None]:
+        """How many submissions are `accepted` and not yet processed, and the oldest one's `created_at`."""
+        ...
+
     async def pending_claims(self, role_id: str, limit: int) -> list[Claim]:
         """Claims in `pending_evidence` without an artifact of `role_id`, oldest first."""
         ...

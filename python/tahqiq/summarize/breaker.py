@@ -2,8 +2,8 @@
 
 closed --(N consecutive failures)--> open --(reset time passed)--> half-open: one trial call goes through;
 its success closes the breaker, its failure opens it again for another reset time. Only failures of the
-upstream itself count (5xx, 429 after the retry, time-outs, refused connections, unusable answers): a client
-error (4xx) shows that the upstream is up, and counts as an answer.
+upstream itself count (5xx, 429 after the retry, time-outs, refused connections): a client error (4xx) or an
+unusable answer shows that the upstream is up, and counts as an answer.
 The state is per process: each worker learns on its own that an upstream is down.
 """
 

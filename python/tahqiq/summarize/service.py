@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ import orjson
 
 from tahqiq.config import Settings
 from tahqiq.json_body import json_object
+from tahqiq.metrics import BREAKER_STATES, Metrics
 from tahqiq.problems import Problem
 from tahqiq.ratelimit import WriteBehindCounter, rate_headers
 from tahqiq.reply import Reply
@@ -118,8 +120,9 @@ def rate_bucket(app_key: str | None, client: str) -> str:
 
 
 class SummarizeService:
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Store, metrics: Metrics | None = None) -> None:
         self._settings = settings
+        self._metrics = metrics or Metrics()
         self.gateway = (
             Upstream("gateway", settings.gateway_url, settings.gateway_model, settings.gateway_key)
             if settings.gateway_url and settings.gateway_enabled
@@ -152,6 +155,7 @@ class SummarizeService:
         decision = await self.counter.hit(rate_bucket(app_key, client), now)
         headers = rate_headers(decision, rate.window_s)
         if not decision.allowed:
+            self._metrics.rate_limited.labels("summarize").inc()
             raise Problem(
                 "rate-limit-exceeded",
                 f"more than {rate.limit} summaries in {rate.window_s} s from this client; "
@@ -196,40 +200,51 @@ class SummarizeService:
         try:
             breaker.acquire()
         except BreakerOpen as refused:
+            self._counted(strategy, "breaker_open", breaker)
             raise _unavailable(strategy, str(refused), refused.retry_after_s) from None
-        settled = False
+        outcome = "abandoned"  # the request went away (cancelled) before the upstream answered
+        started = time.perf_counter()
         try:
             sentences = extractive.LENGTH_SENTENCES[request.length]
             prompt = answer.messages(request.text, target, sentences, request.format)
             completion = await self.client.complete(upstream, prompt)
             checked = answer.check(completion.content, target, request.format)
+            outcome = "ok"
         except UpstreamRefused:
-            settled = True
+            outcome = "refused"
             breaker.succeeded()  # the upstream is up; it refused this request
             raise
         except (UpstreamUnusable, answer.BadAnswer) as unusable:
-            settled = True
+            outcome = "unusable"
             breaker.succeeded()
             log.warning("summarize: %s answered nothing usable (%s); trying the next route", upstream.name, unusable)
             if isinstance(unusable, answer.BadAnswer):
                 raise UpstreamUnusable(upstream.name, str(unusable)) from None
             raise
         except UpstreamFailed as failure:
-            settled = True
+            outcome = "failed"
             breaker.failed()
             log.warning("summarize: %s failed: %s", upstream.name, failure)
             retry = failure.retry_after_s
             wait = breaker.remaining_s() if retry is None else ceil_seconds(retry)
             raise _unavailable(strategy, f"{upstream.name}: {failure}", wait) from None
         finally:
-            if not settled:
+            if outcome == "abandoned":
                 breaker.abandoned()
-        breaker.succeeded()
+            else:
+                if outcome == "ok":
+                    breaker.succeeded()
+                self._metrics.upstream_latency.labels(upstream.name).observe(time.perf_counter() - started)
+                self._counted(strategy, outcome, breaker)
         data: dict[str, Any] = {"summary": checked.summary}
         if checked.bullets is not None:
             data["bullets"] = list(checked.bullets)
         data |= _common(request, target, source, strategy, completion.model, translated=source != target)
         return Reply(200, orjson.dumps({"data": data}), {STRATEGY_HEADER: strategy, "Content-Language": target})
+
+    def _counted(self, strategy: str, outcome: str, breaker: CircuitBreaker) -> None:
+        self._metrics.upstream_calls.labels(strategy, outcome).inc()
+        self._metrics.breaker_state.labels(breaker.name).set(BREAKER_STATES[breaker.state.value])
 
     async def _local(self, request: SummaryRequest, source: str, target: str, strategy: str) -> Reply:
         """The in-process summary; it cannot translate, so it is in the text's language whatever was asked."""

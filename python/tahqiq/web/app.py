@@ -10,6 +10,7 @@ from blacksheep.server.routing import Router
 
 from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
+from tahqiq.metrics import Metrics
 from tahqiq.store import open_store
 from tahqiq.store.protocol import Store
 from tahqiq.web import routes_access, routes_analysis, routes_docs, routes_summarize
@@ -17,10 +18,16 @@ from tahqiq.web.analysis_workers import analysis_runner
 from tahqiq.web.service import Service
 
 
-def create_app(settings: Settings, store: Store | None = None, analysis: AnalysisRunner | None = None) -> Application:
-    """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL, and
-    `analysis` to a new runner when the settings serve the analysis area."""
-    service = Service(settings, store or open_store(settings.database_url), analysis or analysis_runner(settings))
+def create_app(
+    settings: Settings,
+    store: Store | None = None,
+    analysis: AnalysisRunner | None = None,
+    metrics: Metrics | None = None,
+) -> Application:
+    """The application for `settings` (secret key already resolved); `store` defaults to the settings' URL,
+    `analysis` to a new runner when the settings serve the analysis area, `metrics` to this process's own."""
+    store = store or open_store(settings.database_url)
+    service = Service(settings, store, analysis or analysis_runner(settings), metrics)
     app = Application(router=Router())  # its own: a second app in one process (tests) shares no routes
     service.router = app.router
     app.on_start += service.start
@@ -35,6 +42,8 @@ def create_app(settings: Settings, store: Store | None = None, analysis: Analysi
     for path in ("/health", "/healthz"):
         route.add_get(path, service.guarded(service.health, path))
     route.add_get("/problems/{slug}", service.raw(service.problem_doc, "/problems/{slug}"))
+    if settings.metrics:
+        route.add_get("/metrics", service.raw(service.metrics_page, "/metrics"))
     routes_docs.register(service, route)
     route.fallback = service.raw(service.not_found, "*")
     return app

@@ -29,8 +29,11 @@ def app_from_env() -> Application:
     analysis = analysis_runner(settings)
     if analysis is not None:
         analysis.begin_load()
+    from tahqiq.metrics import MULTIPROCESS_ENV, Metrics
     from tahqiq.web.app import create_app, tune_collector
 
-    app = create_app(settings, analysis=analysis)
+    # `tahqiq serve` names a folder shared by its workers when there are several (tahqiq.metrics)
+    shared = os.environ.get(MULTIPROCESS_ENV) if settings.workers > 1 else None
+    app = create_app(settings, analysis=analysis, metrics=Metrics(shared or None))
     tune_collector()
     return app

@@ -25,7 +25,7 @@ def _html(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
 
 
-def _common() -> Part:
+def _common(metrics: bool) -> Part:
     health = {
         "type": "object",
         "required": ["status", "service", "version", "interface_version", "uptime_s", "store", "areas"],
@@ -97,6 +97,16 @@ def _common() -> Part:
             }
         },
     }
+    if metrics:
+        paths["/metrics"] = {
+            "get": {
+                "summary": "Prometheus metrics (text format); meant for the internal network",
+                "description": "Off with TAHQIQ_METRICS=0. docs/operations.md lists the metrics.",
+                "responses": {
+                    "200": {"description": "The metrics.", "content": {"text/plain": {"schema": {"type": "string"}}}}
+                },
+            }
+        }
     return Part(paths, {"Health": health}, tag="service", tag_description="Health, this description, its page.")
 
 
@@ -109,4 +119,4 @@ def service_document(settings: Settings, version: str, corpora: tuple[str, ...])
         parts.append(summarize_openapi.part(settings.summarize_max_chars))
     if "analysis" in settings.areas:
         parts.append(analysis_openapi.part(settings.analysis_max_chars, corpora))
-    return document(TITLE, version, DESCRIPTION, [*parts, _common()])
+    return document(TITLE, version, DESCRIPTION, [*parts, _common(settings.metrics)])

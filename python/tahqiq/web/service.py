@@ -24,6 +24,8 @@ from tahqiq.access.tokens import Keyring, TokenService
 from tahqiq.analysis.runner import AnalysisRunner
 from tahqiq.config import Settings
 from tahqiq.logs import REQUEST_ID
+from tahqiq.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from tahqiq.metrics import Metrics
 from tahqiq.problems import Problem, problem_page
 from tahqiq.reply import Reply
 from tahqiq.store.protocol import Store
@@ -31,7 +33,7 @@ from tahqiq.summarize.service import SummarizeService
 from tahqiq.web.body import client_gone, header, read_body, route_value
 from tahqiq.web.deadlines import Deadlines
 from tahqiq.web.inflight import InFlight
-from tahqiq.web.tracing import traced
+from tahqiq.web.tracing import RequestIds, traced
 
 log = logging.getLogger("tahqiq")
 
@@ -55,17 +57,25 @@ class Service:
 
     interface_version = INTERFACE_VERSION
 
-    def __init__(self, settings: Settings, store: Store, analysis: AnalysisRunner | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        analysis: AnalysisRunner | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
+        self.metrics = metrics or Metrics()
+        self.request_ids = RequestIds()  # made in the worker: its generator is seeded after the fork
         self.keyring = Keyring(store, settings.secret_key, settings.clock_skew_s)
         self.tokens = TokenService(self.keyring, settings.issuer, settings.clock_skew_s, settings.token_cache_size)
-        self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s)
-        self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake)
+        self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s, metrics=self.metrics)
+        self.access = AccessService(settings, store, self.tokens, on_accept=self.processor.wake, metrics=self.metrics)
         self.started = time.time()
         self.analysis = analysis  # None: the analysis area is off
         self.analysis_loaded: asyncio.Future[None] | None = None
-        self.summarizer = SummarizeService(settings, store) if "summarize" in settings.areas else None
+        self.summarizer = SummarizeService(settings, store, self.metrics) if "summarize" in settings.areas else None
         self.in_flight = InFlight()
         self.body_deadlines = Deadlines(settings.body_timeout_s)
         self.router = Router()  # replaced by the app's router in create_app: the fallback asks it for 405s
@@ -75,12 +85,20 @@ class Service:
             # The language data loads (the first time on a machine: builds) in the background: the rest of the
             # service answers meanwhile, and the analysis routes answer 503 until it is ready.
             self.analysis_loaded = asyncio.ensure_future(self.analysis.load())
+            self.analysis_loaded.add_done_callback(self._analysis_ready(time.perf_counter()))
         if self.summarizer is not None:
             await self.summarizer.start()
         await self.store.open()
         await self.store.migrate()
         await self.keyring.load(time.time())
         self.processor.start()
+
+    def _analysis_ready(self, started: float) -> Callable[[asyncio.Future[None]], None]:
+        def ready(_done: asyncio.Future[None]) -> None:
+            if self.analysis is not None and self.analysis.status == "ready":
+                self.metrics.analysis_loaded(time.perf_counter() - started, self.analysis.sizes)
+
+        return ready
 
     async def stop(self, _app: Application | None = None) -> None:
         """Lets the requests being handled finish (up to `shutdown_wait_s`), then stops the processor between two
@@ -133,12 +151,12 @@ class Service:
                 log.exception("unhandled error on %s %s", request.method, request.path)
                 return self.problem(request, Problem("internal-error", "the service failed; retry later"))
 
-        return routed(traced(run, route, self.settings.access_log))
+        return routed(traced(run, route, self.settings.access_log, self.metrics, self.request_ids))
 
     def raw(self, handler: Handler, route: str) -> Handler:
         """The BlackSheep handler of `route` for a handler that makes its own Response (a new function around a
         bound method: BlackSheep marks the handlers it routes)."""
-        return routed(traced(handler, route, self.settings.access_log))
+        return routed(traced(handler, route, self.settings.access_log, self.metrics, self.request_ids))
 
     def body(self, request: Request) -> Awaitable[bytes]:
         # The coroutine itself: one frame less per request.
@@ -157,6 +175,13 @@ class Service:
         if self.analysis is not None:
             data["analysis"] = {"status": self.analysis.status, **self.analysis.sizes}
         return Reply(200, orjson.dumps(data))
+
+    async def metrics_page(self, _request: Request) -> Response:
+        """GET /metrics: the Prometheus text format (every worker's numbers, and the store's backlog now)."""
+        count, oldest = await self.store.backlog()
+        age = max(0.0, time.time() - oldest) if oldest is not None else 0.0
+        body = self.metrics.render(count, age)
+        return Response(200, None, Content(METRICS_CONTENT_TYPE.encode(), body))
 
     async def problem_doc(self, request: Request) -> Response:
         page = problem_page(route_value(request, "slug"))
