@@ -71,8 +71,8 @@ def test_the_headers_are_described(doc: dict[str, Any]) -> None:
     assert "Retry-After" in paths["/ner"]["get"]["responses"]["503"]["headers"]
 
 
-def test_schemathesis_areas_b_and_c(server: ServerProcess) -> None:
-    """Every operation outside Area A, 25 examples each plus the coverage phase's, every check (responses
+def test_schemathesis_areas_b_and_c(server: ServerProcess, doc: dict[str, Any]) -> None:
+    """Every operation outside Area A, 10 examples each plus the coverage phase's, every check (responses
     conform to their schemas, with their headers; valid requests accepted, invalid ones refused; no 5xx)."""
     with httpx.Client(base_url=server.url, timeout=30) as client:
         morph = client.get("/morph", params={"text": "كتب الطالب الدرس"}).json()
@@ -84,11 +84,14 @@ def test_schemathesis_areas_b_and_c(server: ServerProcess) -> None:
         Path(__file__).with_name("schemathesis.toml"),
         include_path_regex=r"^/(?!agents/|\.well-known/)",
         env={"TAHQIQ_TEST_LEMMA_ID": lemma_id, "TAHQIQ_TEST_SENSE_ID": sense_id},
+        max_examples=10,  # and the coverage phase's cases (every boundary of every parameter): about 1,000 in all
     )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-20000:]
     assert "No issues found" in output, output[-5000:]
-    assert "Tested: 21" in output, output[-3000:]  # every operation of Areas B and C and the service's own
+    # every operation of Areas B and C and the service's own
+    operations = sum(1 for _method, path in described_operations(doc) if not path.startswith(AREA_A))
+    assert f"Tested: {operations}" in output, output[-3000:]
     log = server.log()
     assert "Traceback" not in log, log[-5000:]
 
