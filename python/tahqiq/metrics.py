@@ -11,6 +11,7 @@ The submission backlog is read from the store at each scrape, so it is the same 
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from typing import Any
 
 from prometheus_client import (
@@ -111,20 +112,38 @@ class Metrics:
             registry=registry,
             multiprocess_mode="max",
         )
-        self._http: dict[tuple[str, str, int], Any] = {}
-        self._latency: dict[str, Any] = {}
+        # Requests answered since the last flush: (route, method, status) -> count, and per route the count in
+        # each latency bucket (the last one +Inf) followed by the sum of the latencies.
+        self._requests: dict[tuple[str, str, int], int] = {}
+        self._latencies: dict[str, list[float]] = {}
 
     def observe_request(self, route: str, method: str, status: int, seconds: float) -> None:
-        """One answered request (the label children are kept: a lookup per request instead of two)."""
+        """One answered request, tallied here and moved into the exported metrics by `flush`: prometheus_client's
+        own counter and histogram take a lock per update, about 3 µs a request, a tenth of a small request."""
         key = (route, method, status)
-        counter = self._http.get(key)
-        if counter is None:
-            counter = self._http[key] = self.http_requests.labels(route, method, str(status))
-        counter.inc()
-        latency = self._latency.get(route)
-        if latency is None:
-            latency = self._latency[route] = self.http_latency.labels(route)
-        latency.observe(seconds)
+        requests = self._requests
+        requests[key] = requests.get(key, 0) + 1
+        tally = self._latencies.get(route)
+        if tally is None:
+            tally = self._latencies[route] = [0.0] * (len(LATENCY_BUCKETS) + 2)
+        tally[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        tally[-1] += seconds
+
+    def flush(self) -> None:
+        """Adds the requests tallied since the last flush to the exported counter and histogram: at each scrape,
+        and every second in each worker of several (whose numbers another worker's scrape reads)."""
+        requests, self._requests = self._requests, {}
+        for (route, method, status), count in requests.items():
+            self.http_requests.labels(route, method, str(status)).inc(count)
+        latencies, self._latencies = self._latencies, {}
+        for route, tally in latencies.items():
+            child = self.http_latency.labels(route)
+            # prometheus_client keeps a histogram as one value per bucket (not cumulative) and the sum; it has no
+            # public call that adds many observations at once
+            for bucket, observed in zip(child._buckets, tally[:-1], strict=True):
+                if observed:
+                    bucket.inc(observed)
+            child._sum.inc(tally[-1])
 
     def analysis_loaded(self, seconds: float, sizes: dict[str, Any]) -> None:
         self.analysis_load_seconds.set(seconds)
@@ -133,6 +152,7 @@ class Metrics:
 
     def render(self, backlog: int, oldest_age_s: float) -> bytes:
         """The exposition text: every process's numbers, and the store's backlog as read now."""
+        self.flush()
         if self.multiprocess_dir is not None:
             registry = CollectorRegistry()
             multiprocess.MultiProcessCollector(registry, path=self.multiprocess_dir)  # type: ignore[no-untyped-call]

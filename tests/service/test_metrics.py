@@ -12,7 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client.parser import text_string_to_metric_families
+from tahqiq.metrics import LATENCY_BUCKETS, Metrics
 
 from tests.support.fake_upstream import Answer, FakeUpstream
 from tests.support.hardening_support import MINT, VERIFY, Deployment
@@ -162,6 +166,57 @@ def test_two_workers_on_postgres_are_counted_together(pg_url: str) -> None:
                 for line in (json.loads(x) for x in server.log().splitlines() if x.startswith("{"))
                 if line.get("logger") == "tahqiq.access" and line.get("route") == "/health"
             }
+
+        def counted() -> float:
+            return value(scrape(server.url), "tahqiq_http_requests_total", route="/health", method="GET", status="200")
+
+        # each worker adds its tallies to the shared folder every METRICS_FLUSH_S; then any scrape has them all
+        deadline = time.monotonic() + 10
+        while counted() != sent:
+            assert time.monotonic() < deadline, (counted(), sent)
+            time.sleep(0.2)
         for _ in range(4):  # whichever worker answers the scrape
-            samples = scrape(server.url)
-            assert value(samples, "tahqiq_http_requests_total", route="/health", method="GET", status="200") == sent
+            assert counted() == sent
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["/a", "/b"]), st.floats(0, 60) | st.sampled_from([0.001, 0.01, 30.0])), max_size=200
+    ),
+    st.integers(1, 50),
+)
+def test_tallied_requests_flush_to_what_the_histogram_would_hold(observed: list[tuple[str, float]], every: int) -> None:
+    """Requests are tallied per request and added to prometheus_client's counter and histogram at each flush
+    (tahqiq.metrics.Metrics.flush, which writes the histogram's own values): the same buckets, counts and sum as
+    observing each request directly."""
+    metrics = Metrics()
+    reference_registry = CollectorRegistry()
+    reference = Histogram("reference", "", ["route"], buckets=LATENCY_BUCKETS, registry=reference_registry)
+    for n, (route, seconds) in enumerate(observed):
+        metrics.observe_request(route, "GET", 200, seconds)
+        reference.labels(route).observe(seconds)
+        if n % every == 0:
+            metrics.flush()
+    metrics.flush()
+    assert metrics.registry is not None
+    ours = {
+        (s.name.removeprefix("tahqiq_http_request_duration_seconds"), tuple(sorted(s.labels.items()))): s.value
+        for family in metrics.registry.collect()
+        if family.name == "tahqiq_http_request_duration_seconds"
+        for s in family.samples
+    }
+    theirs = {
+        (s.name.removeprefix("reference"), tuple(sorted(s.labels.items()))): s.value
+        for family in reference_registry.collect()
+        for s in family.samples
+    }
+    assert ours.keys() == theirs.keys()
+    for key, value in theirs.items():
+        assert ours[key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
+    counted = {
+        s.labels["route"]: s.value
+        for f in metrics.registry.collect()
+        if f.name == "tahqiq_http_requests"
+        for s in f.samples
+    }
+    assert counted == {route: float(sum(1 for r, _ in observed if r == route)) for route in {r for r, _ in observed}}

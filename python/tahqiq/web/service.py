@@ -33,7 +33,7 @@ from tahqiq.summarize.service import SummarizeService
 from tahqiq.web.body import client_gone, header, read_body, route_value
 from tahqiq.web.deadlines import Deadlines
 from tahqiq.web.inflight import InFlight
-from tahqiq.web.tracing import RequestIds, traced
+from tahqiq.web.tracing import Tracer
 
 log = logging.getLogger("tahqiq")
 
@@ -41,6 +41,8 @@ JSON = b"application/json"
 PROBLEM_JSON = b"application/problem+json"
 INTERFACE_VERSION = "1.0.0"
 SUBMISSIONS = "/agents/access-core/submissions/"
+METRICS_FLUSH_S = 1.0
+"""With several workers, how often each adds its tallied requests to the shared metrics (a scrape lags by this)."""
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -67,7 +69,8 @@ class Service:
         self.settings = settings
         self.store = store
         self.metrics = metrics or Metrics()
-        self.request_ids = RequestIds()  # made in the worker: its generator is seeded after the fork
+        self._metrics_flusher: asyncio.Future[None] | None = None
+        self.tracer = Tracer(self.metrics, settings.access_log)  # made in the worker: its ids are drawn after the fork
         self.keyring = Keyring(store, settings.secret_key, settings.clock_skew_s)
         self.tokens = TokenService(self.keyring, settings.issuer, settings.clock_skew_s, settings.token_cache_size)
         self.processor = Processor(store, settings.processor_poll_s, settings.idempotency_ttl_s, metrics=self.metrics)
@@ -92,6 +95,13 @@ class Service:
         await self.store.migrate()
         await self.keyring.load(time.time())
         self.processor.start()
+        if self.metrics.multiprocess_dir is not None:  # another worker may answer the scrape
+            self._metrics_flusher = asyncio.ensure_future(self._flush_metrics())
+
+    async def _flush_metrics(self) -> None:
+        while True:
+            await asyncio.sleep(METRICS_FLUSH_S)
+            self.metrics.flush()
 
     def _analysis_ready(self, started: float) -> Callable[[asyncio.Future[None]], None]:
         def ready(_done: asyncio.Future[None]) -> None:
@@ -107,6 +117,9 @@ class Service:
         if busy := await self.in_flight.idle(wait_s):
             log.warning("stopping with %d request(s) still being handled after waiting %g s", busy, wait_s)
         await self.processor.stop()
+        if self._metrics_flusher is not None:
+            self._metrics_flusher.cancel()
+        self.metrics.flush()
         if self.analysis is not None:
             self.analysis.shutdown()
         if self.summarizer is not None:
@@ -138,25 +151,30 @@ class Service:
     def guarded(self, handler: Callable[[Request], Awaitable[Reply]], route: str) -> Handler:
         """Turns a handler that returns a Reply or raises a Problem into the BlackSheep handler of `route`."""
 
+        tracer = self.tracer
+
         async def run(request: Request) -> Response:
+            started = time.perf_counter()
+            rid = tracer.begin(request)
             try:
                 with self.in_flight:
-                    return self.render(await handler(request))
+                    response = self.render(await handler(request))
             except Problem as problem:
-                return self.problem(request, problem)
+                response = self.problem(request, problem)
             except MessageAborted:
-                return client_gone(request)
+                response = client_gone(request)
             except Exception:
                 # Logs the failure and the path only: headers and bodies may carry secrets.
                 log.exception("unhandled error on %s %s", request.method, request.path)
-                return self.problem(request, Problem("internal-error", "the service failed; retry later"))
+                response = self.problem(request, Problem("internal-error", "the service failed; retry later"))
+            return tracer.end(request, response, route, rid, started)
 
-        return routed(traced(run, route, self.settings.access_log, self.metrics, self.request_ids))
+        return routed(run)
 
     def raw(self, handler: Handler, route: str) -> Handler:
         """The BlackSheep handler of `route` for a handler that makes its own Response (a new function around a
         bound method: BlackSheep marks the handlers it routes)."""
-        return routed(traced(handler, route, self.settings.access_log, self.metrics, self.request_ids))
+        return routed(self.tracer.around(handler, route))
 
     def body(self, request: Request) -> Awaitable[bytes]:
         # The coroutine itself: one frame less per request.
