@@ -57,12 +57,7 @@ def dep(tmp_path_factory: pytest.TempPathFactory, upstream: FakeUpstream) -> Ite
         "TAHQIQ_UPSTREAM_TIMEOUT_S": "2",
     }
     with Deployment.sqlite(tmp_path_factory.mktemp("metrics"), **env) as d:
-        d.server.wait_for_analysis = True
-        deadline = time.monotonic() + 60
-        while d.get("/health").json()["analysis"]["status"] != "ready":
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
-        yield d
+        yield d.analysis_ready()
 
 
 def test_counters_after_known_traffic(dep: Deployment, upstream: FakeUpstream) -> None:

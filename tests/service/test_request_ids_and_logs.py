@@ -26,11 +26,7 @@ UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9
 def dep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     env = {"TAHQIQ_LOG_FORMAT": "json", "TAHQIQ_ACCESS_LOG": "1", "TAHQIQ_LOG_LEVEL": "debug"}
     with Deployment.sqlite(tmp_path_factory.mktemp("logs"), **env) as d:
-        deadline = time.monotonic() + 60  # the analysis routes answer 503 until their data is loaded
-        while d.get("/health").json()["analysis"]["status"] != "ready":
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
-        yield d
+        yield d.analysis_ready()
 
 
 def json_lines(server: ServerProcess) -> list[dict[str, Any]]:

@@ -70,6 +70,14 @@ class Deployment:
             self.agent_ids[role] = agent["agent_id"]
         return self
 
+    def analysis_ready(self, timeout_s: float = 60) -> Deployment:
+        """Waits until the analysis data is loaded: the analysis routes answer 503 until then."""
+        deadline = time.monotonic() + timeout_s
+        while self.get("/health").json()["analysis"]["status"] != "ready":
+            assert time.monotonic() < deadline, "the analysis data did not load"
+            time.sleep(0.1)
+        return self
+
     def __exit__(self, *exc: object) -> None:
         self.client.close()
         self.server.stop()
