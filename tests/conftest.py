@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import tempfile
 import uuid
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -28,6 +29,20 @@ HOW = (
     "(a superuser: the tests create and drop databases), or run them as root on a machine with the Debian "
     "postgresql package so that scripts/pg-test-setup can start the local cluster."
 )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """Under pytest-xdist, a test marked ``alone`` runs while the other test processes run none
+    (tests.support.alone); its fixtures' setup and teardown are inside the protocol too."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:  # one test process: every test runs alone
+        yield
+        return
+    from tests.support.alone import machine_share
+
+    with machine_share(Path(tempfile.gettempdir()), run, alone=item.get_closest_marker("alone") is not None):
+        yield
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

@@ -11,9 +11,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.support.server import FIRST_REQUESTS, ServerProcess, first_answers, server_env
 
 FIRST_ANSWER_S = 3.0
+# The bound is about a start on an idle machine: no test of another test process runs meanwhile.
+pytestmark = pytest.mark.alone
 
 
 def _compiled_files(cache: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -298,29 +299,47 @@ def test_a_damaged_shared_file_leaves_the_analyser_to_answer(tmp_path: Path) -> 
     assert damaged.analyser_calls == 3
 
 
-def test_a_loaded_analyser_reads_no_more_tables_for_new_forms(tmp_path: Path) -> None:
-    """`load_analyser` (part of every worker's start) reads the analyser's tables up front, so the first forms
-    outside the compiled table cost their analysis only. Checked in a fresh interpreter: counts farahidi's tables
-    read before and after analysing forms none of the warm-up forms is."""
-    program = (
-        "import sys\n"
-        "from farahidi import lexicon\n"
-        "from tahqiq.analysis.morphology import Morphology\n"
-        "m = Morphology(sys.argv[1], shared=False)\n"
-        "m.load()\n"
-        "def read(): return lexicon.load_map.cache_info().currsize + lexicon.load_list.cache_info().currsize\n"
-        "empty = read()\n"
-        "m.load_analyser()\n"
-        "loaded = read()\n"
-        "m.analyze(sys.argv[2])\n"
-        "print(empty, loaded, read(), m.analyser_calls)\n"
-    )
+_TABLES_PROGRAM = """
+import json, sys
+from farahidi import Analyzer, lexicon
+json_readers = lexicon.load_map, lexicon.load_list  # farahidi's own: gzipped JSON lines, cached
+def read():
+    return sum(reader.cache_info().currsize for reader in json_readers)
+mode, folder, forms = sys.argv[1:]
+if mode != "plain":
+    from tahqiq.analysis.compiled import CompiledData
+    from tahqiq.analysis.morph_backends import FarahidiBackend
+    from pathlib import Path
+    FarahidiBackend().load_tables(CompiledData(Path(folder), shipped_dir=None))
+loaded = read()
+answers = {f: sorted(repr(a) for a in Analyzer().analyze(f)) for f in forms.split()}
+print(json.dumps({"loaded": loaded, "after": read(), "answers": answers}, ensure_ascii=False))
+"""
+
+
+def test_the_compiled_analyser_tables_answer_as_farahidis_own_and_new_forms_read_no_table(tmp_path: Path) -> None:
+    """`load_analyser` (part of every worker's start) loads farahidi's tables from the compiled data
+    (`FarahidiBackend.load_tables`): once they are compiled, no table is read from farahidi's JSON files, neither
+    at the load nor for forms outside the warm-up, and the analyses are farahidi's own. Each step runs in a fresh
+    interpreter: the first compiles the tables into an empty folder, the second reads them, the third is farahidi
+    alone."""
     forms = "شربوا يستخدمونها سيذهبون المتحدثين فاستمعوا تجاهلوه يتسابقون كالمعلمين لأصدقائهم وأمريكا وسعيد"
-    out = subprocess.run([sys.executable, "-c", program, str(tmp_path), forms], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    empty, loaded, after, calls = map(int, out.stdout.split())
-    assert empty == 0 and loaded > 20 and int(calls) >= 5
-    assert after == loaded
+
+    def run(mode: str) -> dict[str, Any]:
+        argv = [sys.executable, "-c", _TABLES_PROGRAM, mode, str(tmp_path), forms]
+        out = subprocess.run(argv, capture_output=True, text=True, check=False)
+        assert out.returncode == 0, out.stderr
+        result: dict[str, Any] = json.loads(out.stdout)
+        return result
+
+    built = run("compile")
+    assert built["loaded"] > 40  # every table read once, to compile them
+    assert [p.name for p in tmp_path.glob("farahidi-tables-*.pickle")] != []
+    compiled, plain = run("compiled"), run("plain")
+    assert compiled["loaded"] == 0 and compiled["after"] == 0
+    assert plain["after"] > 20  # the forms do need the tables
+    assert compiled["answers"] == plain["answers"] == built["answers"]
+    assert all(plain["answers"].values())
 
 
 def test_forms_analysed_in_two_processes_are_those_analysed_in_one() -> None:

@@ -59,7 +59,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
-from tahqiq.analysis.compiled import SHIPPED_DIR, read_or_build, write_pickle
+from tahqiq.analysis.compiled import SHIPPED_DIR, CompiledData, read_or_build, write_pickle
 from tahqiq.analysis.function_words import FUNCTION_WORDS_FILE, function_words
 from tahqiq.analysis.morph_backends import (
     Backend,
@@ -96,8 +96,9 @@ __all__ = [
 LANGUAGES: Final = ("MSA",)
 # the table's format and ranking (2: ties broken by the reading, not the package's hash-dependent order)
 FORMAT: Final = 2
-# Forms outside any table whose analyses read all of farahidi's tables between them (verbs, nouns, a proper noun;
-# clitics; several lengths): one form reads only those of its own paths.
+# Forms outside any table whose analyses take every path of farahidi's analyser between them (verbs, nouns, a
+# proper noun; clitics; several lengths): run once at a worker's start, so the first real word does not pay for
+# the analyser's first use (its tables come from the compiled data: `Backend.load_tables`).
 WARM_UP_FORMS: Final = (
     *("واستمتعوا", "وبمستشفياتهم", "فبطائراتكم", "سيكتبونها"),
     *("والمعلمات", "بالاستقلال", "كتب", "ومحمد"),
@@ -572,9 +573,10 @@ class Morphology:
         return [self._analysis(n) for n in self._lookup(token)]
 
     def load_analyser(self) -> None:
-        """Loads the analyser's own tables now (farahidi reads them as its first words need them, 0.6-0.8 s in all),
-        so that the first forms outside the table do not pay for it: part of a worker's start, not of its first
-        documents. The forms are analysed outside the memo and the journal, so this changes no answer."""
+        """Loads the analyser's own tables now (from the compiled data: `Backend.load_tables`) and runs it once over
+        a few forms, so that the first forms outside the table do not pay for it: part of a worker's start, not of
+        its first documents. The forms are analysed outside the memo and the journal, so this changes no answer."""
+        self.backend.load_tables(CompiledData(self.data_dir, self.shipped_dir))
         for form in WARM_UP_FORMS:
             self.backend.analyze(form)
 
