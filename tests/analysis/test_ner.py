@@ -759,3 +759,31 @@ def test_every_approximator_opens_the_number_it_qualifies() -> None:
     for word in ("نحو", "حوالي", "قرابة", "زهاء"):
         found = [(e.type, e.text) for e in rec.recognize(f"قتل {word} 300 شخص في الزلزال")]
         assert ("CARDINAL", f"{word} 300") in found, (word, found)
+
+
+class _Scripted:
+    """A recognizer that answers the same entities for every text (for the report's arithmetic)."""
+
+    def __init__(self, entities: list[Entity]) -> None:
+        self.entities = entities
+
+    def recognize(self, text: str) -> list[Entity]:
+        return self.entities
+
+
+def test_the_report_tells_unfounded_entities_from_wrong_boundaries_and_types(tmp_path: Path) -> None:
+    import json
+
+    text = "زار سعيد حديقة الجيران أمس"  # gold: PERS سعيد only
+    gold = tmp_path / "gold.jsonl"
+    row = {"id": 1, "text": text, "entities": [{"type": "PERS", "start": 4, "end": 8, "text": "سعيد"}]}
+    gold.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    predicted = [
+        Entity("PERS", "زار سعيد", 0, 8),  # a wrong boundary: spurious, founded
+        Entity("GPE", "سعيد", 4, 8),  # a wrong type: spurious, founded
+        Entity("FAC", "حديقة الجيران", 9, 22),  # overlaps no gold entity: unfounded
+    ]
+    report = ner_report([gold], _Scripted(predicted))  # type: ignore[arg-type]
+    assert report["micro"]["fp"] == 3 and report["unfounded"] == 1
+    assert report["words"] == 5
+    assert report["unfounded_per_1000_words"] == 200.0 and report["fp_per_1000_words"] == 600.0

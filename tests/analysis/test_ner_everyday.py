@@ -147,6 +147,14 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("ضحك الجميع، فحكم المعلم بينهما", "بينهما"),  # a function word after a title
         ("قال الطبيب إن القلب سليم والحمد لله", "سليم"),  # "sound", a predicate
         ("قرأت المعلمة الموضوع وقالت إن خطك حسن", "حسن"),  # "good"
+        ("ضاعت البيضاء الصغيرة من القطيع", "البيضاء"),  # "the white one" read as the noun of أبيض
+        ("يعيش الراعي في كوخ على سفح جبل قرب النهر", "قرب"),  # "near": no mountain's name
+        ("الصنبور المعطل يقطر قطرة كل ثانية", "ثانية"),  # "every second": the unit of time
+        ("انتظر ثانية واحدة ثم افتح الباب", "ثانية"),
+        ("ارسم دورة الماء في دفترك", "دورة"),  # the water cycle, no event
+        ("أين دورة المياه من فضلك؟", "دورة"),  # the toilet
+        ("يسكن جدي خلف سوق الخضار", "سوق"),  # the vegetable market, no organisation
+        ("لعب الأطفال في حديقة الجيران", "حديقة"),  # the neighbours' garden, no facility
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -186,6 +194,10 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("زار الوزير المغرب الأسبوع الماضي", ("GPE", "المغرب")),
         ("قال الدكتور حسن إن المريض بخير", ("PERS", "حسن")),  # a title before an adjective-name
         ("حصل على جائزة نوبل للآداب عام 1988", ("EVENT", "جائزة نوبل للآداب")),  # ن opens names, not verbs here
+        ("ولدت في مدينة البيضاء الليبية", ("GPE", "البيضاء")),
+        ("افتتحت دورة الألعاب الأولمبية في باريس", ("EVENT", "دورة الألعاب الأولمبية")),
+        ("حاول مرة ثانية غدا", ("ORDINAL", "ثانية")),
+        ("صعدنا جبل موسى قبل الفجر", ("LOC", "جبل موسى")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -217,7 +229,9 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
-    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words)."""
+    """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words;
+    2026-11-29: see docs/quality.md)."""
     report = ner_report([GOLD / "ner_everyday_dev.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.66, report["micro"]
-    assert report["fp_per_1000_words"] <= 9.9, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.68, report["micro"]
+    assert report["fp_per_1000_words"] <= 7.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.0, report["unfounded_per_1000_words"]

@@ -41,15 +41,17 @@ def read_gold(paths: Iterable[Path | str]) -> list[dict[str, Any]]:
 
 
 def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None = None) -> dict[str, Any]:
-    """Scores over every sentence of `gold_paths`: `{"sentences", "micro": {...}, "per_type": {type: {...}},
-    "errors": [{id, text, missing, spurious}]}`."""
+    """Scores over every sentence of `gold_paths`: `{"sentences", "words", "fp_per_1000_words",
+    "unfounded", "unfounded_per_1000_words", "micro": {...}, "per_type": {type: {...}}, "errors": [{id, text,
+    missing, spurious}]}`. A spurious entity is any that the gold lacks (a wrong boundary or type too); an
+    unfounded one overlaps no gold entity at all: an entity where the reader sees none."""
     rec = recognizer or default_recognizer()
     tp: Counter[str] = Counter()
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
     errors: list[dict[str, Any]] = []
     rows = read_gold(gold_paths)
-    words = 0
+    words = unfounded = 0
     for row in rows:
         text = row["text"]
         words += sum(1 for t in scan(text) if t.kind == "word")
@@ -57,8 +59,9 @@ def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None =
         pred = {(e.type, e.start, e.end) for e in rec.recognize(text)}
         for t, _, _ in gold & pred:
             tp[t] += 1
-        for t, _, _ in pred - gold:
+        for t, a, b in pred - gold:
             fp[t] += 1
+            unfounded += not any(a < gb and ga < b for _, ga, gb in gold)
         for t, _, _ in gold - pred:
             fn[t] += 1
         if gold != pred:
@@ -76,6 +79,8 @@ def ner_report(gold_paths: Iterable[Path | str], recognizer: Recognizer | None =
         "words": words,
         # what a reader of everyday text meets: spurious entities per thousand words
         "fp_per_1000_words": round(1000 * sum(fp.values()) / words, 2) if words else 0.0,
+        "unfounded": unfounded,
+        "unfounded_per_1000_words": round(1000 * unfounded / words, 2) if words else 0.0,
         "micro": _prf(sum(tp.values()), sum(fp.values()), sum(fn.values())),
         "per_type": {t: _prf(tp[t], fp[t], fn[t]) for t in types},
         "errors": errors,
@@ -133,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{t:<10} {s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f} {s['tp'] + s['fn']:5d}")
     print(f"{'micro':<10} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f} {m['tp'] + m['fn']:5d}")
     print(f"{report['words']} words; {m['fp']} spurious entities, {report['fp_per_1000_words']} per 1,000 words")
+    print(
+        f"{report['unfounded']} of them overlap no gold entity (an entity where the gold has none), "
+        f"{report['unfounded_per_1000_words']} per 1,000 words"
+    )
     if show_errors:
         for e in report["errors"]:
             print(f"\n#{e['id']} {e['text']}\n  missing:  {e['missing']}\n  spurious: {e['spurious']}")

@@ -27,6 +27,12 @@ def _keys(name: str) -> frozenset[str]:
     return _folded(name, key)
 
 
+def _phrases(name: str) -> frozenset[tuple[str, ...]]:
+    """The list's entries of several words, each as the tuple of its words' keys."""
+    _read.add(name)
+    return frozenset(tuple(key(w) for w in entry.split()) for entry in _LISTS[name])
+
+
 def _with_possessives(words: Iterable[str]) -> frozenset[str]:
     """Keys of nouns and of their possessives (سيارة → سيارتها, سيارته; هاتف → هاتفها)."""
     out: set[str] = set()
@@ -115,6 +121,8 @@ CAPITAL_WORDS = _keys("capital_words")
 SEASONS = _keys("seasons")
 APPROX = _keys("approx")
 LONE_ONE = _keys("lone_one")
+TIME_UNIT_ORDINAL = _keys("time_unit_ordinal")
+EVERY_WORD = _keys("every_word")
 MORE_LESS = _keys("more_less")
 DATE_UNITS = _keys("date_units")
 REGNAL = _keys("regnal")
@@ -157,6 +165,7 @@ NOT_NAMES = _keys("not_names")
 NOT_NAME_PHRASES = _keys("not_name_phrases")
 SECT_WORDS = _keys("sect_word")
 PRAYER_HEADS = _keys("prayer_head")
+COMMON_PHRASES = _phrases("common_phrase")
 KEEP_SPELLING = _folded("keep_spelling", lambda w: normalize(w, alef=False, ya=False))
 CONTENT_STOP = _keys("content_stop")
 RANGE_LINK = _folded("range_link", normalize) | {"\u200b" + key(w) for w in ("إلى", "حتى")}  # على, إلى keep a mark

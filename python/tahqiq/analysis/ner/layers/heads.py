@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.complement import complement
 from tahqiq.analysis.ner.cues import (
+    COMMON_PHRASES,
     CONSTITUTION,
     DEPUTIES,
     LISTED_NAMES,
@@ -43,6 +44,9 @@ def headed_names(lex: Lexicon, doc: Reading) -> None:
             head_end, typ = tr
             if any(o.rank == 1 and o.j - o.i >= 2 and o.type in LISTED_NAMES for o in base_at.get(i, [])):
                 i += 1  # مجلة الشغل is a listed law, not a magazine (ORG head) with a complement
+                continue
+            if head_end < n and any((h, keys[head_end]) in COMMON_PHRASES for h in lex.heads(keys[i])):
+                i += 1  # دورة المياه, سوق الخضار: an everyday noun phrase
                 continue
             if typ == "LAW" and head_end < n and keys[head_end] == "التشغيل":
                 i += 1  # نظام التشغيل: an operating system (a product), not a law

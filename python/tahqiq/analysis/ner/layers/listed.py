@@ -239,7 +239,8 @@ def currencies_with_nisba(lex: Lexicon, doc: Reading) -> None:
 def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Morphology in context reads token i as a common word the lexicon's corpus knows, that accounts for the whole
     word: a verb, an adjective, or a noun whose lemma begins the word once a conjunction, or a preposition before
-    the article, is taken off (المحطة is محطة, وباقة is باقة, بالقرية is قرية), not one that reads a name's first
+    the article, is taken off (المحطة is محطة, وباقة is باقة, بالقرية is قرية, البيضاء "the white one" is ابيض),
+    not one that reads a name's first
     letters as clitics (فلوريدا as ف + ل + وريد, لوزان as ل + وزان, بعلبك as ب + علبة)."""
     word = doc.context[i]
     if word is None or not word.common or not word.frequency:
@@ -247,9 +248,10 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
     if word.pos in ("verb", "adj"):
         return True  # البيضاء is أبيض, ناعمة ناعم
     k = doc.keys[i]
-    head = word.lemma[:3]
+    # a colour's feminine read as the noun of its masculine: البيضاء of ابيض, الخضراء of اخضر (فعلاء of أفعل)
+    heads = (word.lemma[:3], word.lemma[1:4]) if len(word.lemma) == 4 and word.lemma[0] == "ا" else (word.lemma[:3],)
     return any(
-        strip_article(st).startswith(head)
+        strip_article(st).startswith(heads)
         for st, p in lex.stems(k)
         if not p or k[:p] in ("و", "ف") or st.startswith("ال")
     )

@@ -9,11 +9,13 @@ from tahqiq.analysis.ner.cues import (
     DAYS,
     DIGIT_ORDINAL,
     DURATION,
+    EVERY_WORD,
     LONE_ONE,
     MORE_LESS,
     SINGLE_DATES,
     TIME_HEAD,
     TIME_OF_DAY,
+    TIME_UNIT_ORDINAL,
 )
 from tahqiq.analysis.ner.dates import date_at
 from tahqiq.analysis.ner.lexicon import Lexicon
@@ -162,7 +164,14 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
 
 def _ordinal(lex: Lexicon, doc: Reading, i: int) -> int:
     """ORDINAL: in words (الثالث, الحادي عشر) or in digits with the article (الـ25)."""
-    o = i + 1 if DIGIT_ORDINAL.match(doc.keys[i]) else lex.ordinal_at(doc.keys, i)
+    keys = doc.keys
+    o = i + 1 if DIGIT_ORDINAL.match(keys[i]) else lex.ordinal_at(keys, i)
+    if (
+        o == i + 1
+        and keys[i] in TIME_UNIT_ORDINAL
+        and ((i > 0 and keys[i - 1] in EVERY_WORD) or (o < doc.n and keys[o] in LONE_ONE))
+    ):
+        return 0  # كل ثانية, ثانية واحدة: the second of time
     if o:
         doc.add("ORDINAL", i, o, 2)
     return o

@@ -17,7 +17,7 @@ from tahqiq.analysis.ner.cues import (
     WATER_HEADS_DEFINITE,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import Reading, Span
+from tahqiq.analysis.ner.reading import FUNCTION_POS, Reading, Span
 from tahqiq.analysis.ner.words import is_definite, plain_word
 from tahqiq.core import normalize
 
@@ -65,6 +65,8 @@ def natural_places(lex: Lexicon, doc: Reading) -> None:
             e = w + 1 if all(o.type == "PERS" for o in named) else max(o.j for o in named if o.type != "PERS")
         elif listed_only or toks[w].kind != "word" or k in lex.stop or len(k) < 2:
             continue
+        elif doc.read_as(w, FUNCTION_POS):
+            continue  # «سفح جبل قرب مدينة إفران»: near, no mountain's name
         elif is_definite(toks[w].text, k):
             if k in CONTENT_STOP or lex.trigger_at(keys, w) or lex.verb_like(keys, w) or lex.nisba(k):
                 continue
