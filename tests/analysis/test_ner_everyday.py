@@ -155,6 +155,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("أين دورة المياه من فضلك؟", "دورة"),  # the toilet
         ("يسكن جدي خلف سوق الخضار", "سوق"),  # the vegetable market, no organisation
         ("لعب الأطفال في حديقة الجيران", "حديقة"),  # the neighbours' garden, no facility
+        ("قال الجار: جارنا رجل كريم أمين لا ينسى المعروف", "كريم"),  # adjectives of the man
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -198,6 +199,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("افتتحت دورة الألعاب الأولمبية في باريس", ("EVENT", "دورة الألعاب الأولمبية")),
         ("حاول مرة ثانية غدا", ("ORDINAL", "ثانية")),
         ("صعدنا جبل موسى قبل الفجر", ("LOC", "جبل موسى")),
+        ("أقيم الحفل بقيادة نادر عباسي في المسرح", ("PERS", "نادر عباسي")),  # a feminine noun in construct
+        ("علق سائق أجرة في نفق سليم سلام بسبب المطر", ("PERS", "سليم سلام")),  # سلام is no everyday adjective
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:

@@ -67,6 +67,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
                 continue
             if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
                 continue
+            if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
+                continue  # «هذا رجل كريم أمين»: adjectives of the man, no name
             cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
             cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
             if cut < s.j:
@@ -153,6 +155,29 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and second.lemma_frequency >= FREQUENT
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
+    )
+
+
+def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """Every word of the span is an everyday word (data/everyday.txt: كريم, أمين, حسن) with no article, right after
+    a frequent indefinite common noun of the first word's gender: they qualify it as indefinite adjectives do
+    («رجل كريم أمين», «زاد حسن» "good provisions"). A name in construct with the noun keeps a word of its own
+    (نفق سليم سلام), a definite one (شارع الحبيب بورقيبة) or another gender (بقيادة نادر عباسي)."""
+    i = s.i
+    words = [doc.keys[x].lstrip("و") for x in range(s.i, s.j)]
+    if i == 0 or any(w.startswith("ال") or not lex.is_everyday(w) for w in words):
+        return False
+    if doc.toks[i - 1].text.endswith("ة") != doc.toks[i].text.endswith("ة"):
+        return False
+    before = doc.context[i - 1]
+    k = doc.keys[i - 1]
+    return (
+        before is not None
+        and before.common
+        and before.pos == "noun"
+        and before.lemma_frequency >= FREQUENT
+        and not k.startswith(("ال", "وال", "بال", "فال", "لل"))
+        and not _has_possessive(bare(doc.toks[i - 1].text), before.lemma)
     )
 
 
