@@ -201,6 +201,12 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("صعدنا جبل موسى قبل الفجر", ("LOC", "جبل موسى")),
         ("أقيم الحفل بقيادة نادر عباسي في المسرح", ("PERS", "نادر عباسي")),  # a feminine noun in construct
         ("علق سائق أجرة في نفق سليم سلام بسبب المطر", ("PERS", "سليم سلام")),  # سلام is no everyday adjective
+        ("يعود الوفد يوم الثلاثاء المقبل", ("DATE", "يوم الثلاثاء المقبل")),  # a day's relative word is its
+        ("وصلت الرسالة السبت الماضي", ("DATE", "السبت الماضي")),
+        ("نلتقي مساء الخميس القادم في المقهى", ("TIME", "مساء الخميس القادم")),
+        ("أعطى سعيد ربع الكعكة لأخيه", ("PERS", "سعيد")),  # a fraction ends a name: not «سعيد ربع»
+        ("إلى السيد مدير المدرسة المحترم", ("OCC", "مدير المدرسة")),  # a courtesy word is no part of a post
+        ("إلى السيد رئيس بلدية الزرقاء المحترم", ("ORG", "بلدية الزرقاء")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:

@@ -67,9 +67,9 @@ def date_at(lex: Lexicon, toks: list[Token], keys: list[str], i: int) -> tuple[i
             return j + 1, None  # يومي الأربعاء والخميس
         if j < n and toks[j].kind == "number" and (d := date_at(lex, toks, keys, j)):
             return d[0], None  # يوم السبت 18 ماي
-        return j, None
+        return (j + 1 if j < n and keys[j] in RELATIVE_DATE else j), None  # يوم الثلاثاء المقبل
     elif k in DAYS or any(s in DAYS for s, p in lex.stems(k) if p):
-        return i + 1, None
+        return (i + 2 if i + 1 < n and keys[i + 1] in RELATIVE_DATE else i + 1), None  # السبت الماضي
     elif k in DAY_HEAD and i + 1 < n and (toks[i + 1].kind == "number" or lex.ordinal_at(keys, i + 1)):
         j = i + 1  # يوم 5 يونيو, يوم الخامس من تموز
     elif k in SINGLE_DATES or any(s in SINGLE_DATES for s, p in lex.stems(k) if p):

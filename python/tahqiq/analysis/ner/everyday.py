@@ -28,7 +28,7 @@
 
 from __future__ import annotations
 
-from tahqiq.analysis.ner.cues import KIN_LEMMAS, REGNAL
+from tahqiq.analysis.ner.cues import FRACTION_WORDS, KIN_LEMMAS, REGNAL
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
 from tahqiq.arabic.keys import bare, key
@@ -114,6 +114,8 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     word = doc.context[x]
     if word is None or k in lex.name_part:
         return False
+    if k in FRACTION_WORDS:
+        return True  # «أكل حسن نصف البرتقالة»
     if k[:1] == "و" and word.frequency > 0:
         # «عملك نبيل وصعب», «سليم والحمد لله»: a name part in و is listed whole (وهبة) or a word the lexicon's
         # corpus never saw (بيني وونغ)

@@ -12,6 +12,7 @@ from tahqiq.analysis.ner.cues import (
     EVERY_WORD,
     LONE_ONE,
     MORE_LESS,
+    RELATIVE_DATE,
     SINGLE_DATES,
     TIME_HEAD,
     TIME_OF_DAY,
@@ -82,13 +83,16 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
 
 
 def _part_of_day(doc: Reading, i: int) -> int:
-    """TIME: a part of the day with a day (مساء الأحد, صباح اليوم) or before a date's number (مساء 14 أوت)."""
+    """TIME: a part of the day with a day (مساء الأحد, صباح اليوم, مساء الخميس المقبل) or before a date's number
+    (مساء 14 أوت)."""
     toks, keys, n = doc.toks, doc.keys, doc.n
     if keys[i] not in DAY_PARTS or i + 1 >= n:
         return 0
     if keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"):
-        doc.add("TIME", i, i + 2, 0)
-        return _claim(doc, i, i + 2)
+        # a day's relative word goes with it, as in a DATE (مساء الخميس المقبل, صباح السبت الماضي)
+        end = i + 3 if keys[i + 1] in DAYS and i + 2 < n and keys[i + 2] in RELATIVE_DATE else i + 2
+        doc.add("TIME", i, end, 0)
+        return _claim(doc, i, end)
     if toks[i + 1].kind == "number":
         doc.add("TIME", i, i + 1, 0)
         return _claim(doc, i, i + 1)
