@@ -8,6 +8,7 @@ while it runs (its fixtures' setup and teardown included), and an ``alone`` test
 A second file is the turnstile that keeps an ``alone`` test from waiting for ever: a test passes through it (holds
 it shared, briefly) before it takes its shared lock, and an ``alone`` test holds it exclusively from the moment it
 starts waiting, so the other process starts no new test while it waits for the current one to finish.
+The two files are empty and named by the run (pytest-xdist's run id), in the temporary folder.
 """
 
 from __future__ import annotations

@@ -121,7 +121,7 @@ class Backend(Protocol):
         ...
 
     def load_tables(self, compiled: CompiledData) -> None:
-        """Loads the analyser's own tables, from ``compiled`` where they are kept there."""
+        """Loads the analyser's own tables: from ``compiled`` for a package whose tables it keeps."""
         ...
 
 
