@@ -21,6 +21,7 @@ MIN_F1 = {
     "ner_types.jsonl": 0.90,
     "ner_news.jsonl": 0.86,
     "ner_everyday_dev.jsonl": 0.48,
+    "ner_everyday_dev2.jsonl": 0.58,  # harder still (2026-11-29: 0.62 without morphology, 0.68 with it)
 }
 MIN_F1_HELD_OUT = 0.87
 

@@ -156,6 +156,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("يسكن جدي خلف سوق الخضار", "سوق"),  # the vegetable market, no organisation
         ("لعب الأطفال في حديقة الجيران", "حديقة"),  # the neighbours' garden, no facility
         ("قال الجار: جارنا رجل كريم أمين لا ينسى المعروف", "كريم"),  # adjectives of the man
+        ("بنى الناس بيوتهم في قرية تحت جبل عال", "تحت"),  # "under", no village's name
+        ("ورث البيت عن جده وأبيه", "جده"),  # "his grandfather", not جدة
+        ("قالت أستاذة اللغة الفرنسية حين دخلت الصف إن الدرس سهل", "حين"),  # "when", even after a title
+        ("يخبز الرجل الأرغفة بحركة سريعة", "بحركة"),  # "with a movement", not the village بحركة
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -207,6 +211,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("أعطى سعيد ربع الكعكة لأخيه", ("PERS", "سعيد")),  # a fraction ends a name: not «سعيد ربع»
         ("إلى السيد مدير المدرسة المحترم", ("OCC", "مدير المدرسة")),  # a courtesy word is no part of a post
         ("إلى السيد رئيس بلدية الزرقاء المحترم", ("ORG", "بلدية الزرقاء")),
+        ("وصل الوفد إلى جدة مساء", ("GPE", "جدة")),  # ة, no pronoun
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -235,6 +240,15 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
     man = [s.sense_id for s in wsd.inventory.senses_for("رجل") if "عكس المراة" in normalize(s.gloss)]
     assert man
     assert _sense(wsd, "اشترى الرجل سيارة جديدة", "الرجل") == man[0]
+
+
+def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
+    unfounded entities per 1,000 words; after that session's rules 0.684, 18.9 and 13.4)."""
+    report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.67, report["micro"]
+    assert report["fp_per_1000_words"] <= 19.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 14.0, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

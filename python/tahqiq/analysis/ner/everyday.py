@@ -41,7 +41,8 @@ FREQUENT_PAST_VERB = 300  # a past verb has no prefix to tell it, and more names
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
-NAME_TYPES = NOUN_TYPES | {"EVENT"}  # names that hold no present-tense verb inside
+NAME_TYPES = NOUN_TYPES | {"EVENT"}
+PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
 SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
 # جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
@@ -58,6 +59,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue  # «كل يوم تحمي القلب»: a clause, not an event
         if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
             continue
+        if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
+            continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
         if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
             continue
         if s.type == "PERS":
@@ -73,6 +76,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
             if cut < s.j:
                 s = Span(s.type, s.i, cut, s.rank)
+                if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
+                    continue  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"
             if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
                 continue
             if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
@@ -158,6 +163,15 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
     )
+
+
+def _common_word_not_a_place(doc: Reading, i: int) -> bool:
+    """Token i reads in context as a frequent function word (تحت, حين) or as a frequent noun with its possessive
+    pronoun (جده "his grandfather", not جدة: the letters as written tell ه from ة)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.lemma_frequency < FREQUENT:
+        return False
+    return word.pos in FUNCTION_POS or _has_possessive(bare(doc.toks[i].text), word.lemma)
 
 
 def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:

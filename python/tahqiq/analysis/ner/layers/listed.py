@@ -254,6 +254,10 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
         strip_article(st).startswith(heads)
         for st, p in lex.stems(k)
         if not p or k[:p] in ("و", "ف") or st.startswith("ال")
+    ) or (
+        # a preposition on a very frequent noun read whole: بحركة "with a movement" (a village is called بحركة);
+        # لوزان stays ل + وزان (86), بعلبك ب + علبة (the lemma is no stem of the word)
+        word.lemma_frequency >= VERY_FREQUENT and any(p and strip_article(st) == word.lemma for st, p in lex.stems(k))
     )
 
 
@@ -273,3 +277,6 @@ PROCLITIC_LETTERS = "وفبلك"
 # analyser's artefacts (نزوى as نزوة 3, بجدة as بجدة 20, while ورقة has 33); set on those words, the development
 # sets and the everyday sentences of morph_train (docs/design/ner.md, "Everyday words")
 COMMON_FREQUENCY = 30
+# a noun this frequent, read whole once a preposition is taken off, is that noun (بحركة, حركة 3,423), while the
+# readings that take a name's first letter for a preposition stay below it (لوزان as وزان, 86)
+VERY_FREQUENT = 1000
