@@ -160,6 +160,11 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("ورث البيت عن جده وأبيه", "جده"),  # "his grandfather", not جدة
         ("قالت أستاذة اللغة الفرنسية حين دخلت الصف إن الدرس سهل", "حين"),  # "when", even after a title
         ("يخبز الرجل الأرغفة بحركة سريعة", "بحركة"),  # "with a movement", not the village بحركة
+        ("العين عضو البصر", "عضو"),  # the organ of sight, no post
+        ("يعيش جدي في دار المسنين", "دار"),  # a home for the old, no facility's name
+        ("يغلق باب الحديقة مساء", "باب"),
+        ("يحفظ في علبة محكمة الإغلاق", "محكمة"),  # "tightly closed", no court
+        ("فلا تضيع الوقت فكل ثانية لها ثمن", "ثانية"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -212,6 +217,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("إلى السيد مدير المدرسة المحترم", ("OCC", "مدير المدرسة")),  # a courtesy word is no part of a post
         ("إلى السيد رئيس بلدية الزرقاء المحترم", ("ORG", "بلدية الزرقاء")),
         ("وصل الوفد إلى جدة مساء", ("GPE", "جدة")),  # ة, no pronoun
+        ("إلى حضرة مديرة المدرسة الفاضلة", ("OCC", "مديرة المدرسة")),  # a courtesy word after a post
+        ("قضت محكمة الاستئناف بالحكم", ("ORG", "محكمة الاستئناف")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -244,11 +251,11 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
-    unfounded entities per 1,000 words; after that session's rules 0.684, 18.9 and 13.4)."""
+    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.67, report["micro"]
-    assert report["fp_per_1000_words"] <= 19.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 14.0, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.69, report["micro"]
+    assert report["fp_per_1000_words"] <= 17.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 11.8, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
