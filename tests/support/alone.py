@@ -16,7 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 
@@ -38,10 +38,7 @@ def machine_share(folder: Path, run: str, *, alone: bool) -> Iterator[None]:
         with _locked(turnstile, fcntl.LOCK_EX), _locked(running, fcntl.LOCK_EX):
             yield
         return
-    with _locked(turnstile, fcntl.LOCK_SH):
-        fd = os.open(running, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(fd, fcntl.LOCK_SH)
-    try:
+    with ExitStack() as held:
+        with _locked(turnstile, fcntl.LOCK_SH):  # through the turnstile, then let go of it
+            held.enter_context(_locked(running, fcntl.LOCK_SH))
         yield
-    finally:
-        os.close(fd)

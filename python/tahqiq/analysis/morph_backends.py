@@ -147,11 +147,12 @@ class FarahidiBackend:
         keeps every table pickled (about half the time), and farahidi's two table readers answer from it from then
         on. Analysing still reads the other files of the package (its language model) as before."""
         lexicon: Any = importlib.import_module("farahidi.lexicon")
+        if getattr(lexicon.load_map, "tahqiq_compiled", False):
+            return  # installed by an earlier load in this process: the tables are read once
         name = f"farahidi-tables-{self.version}.pickle"
         tables: dict[str, Any] = compiled.pickled(name, lambda: _read_tables(lexicon), stale="farahidi-tables-*.pickle")
-        if not getattr(lexicon.load_map, "tahqiq_compiled", False):
-            lexicon.load_map = _compiled_first(tables, lexicon.load_map)
-            lexicon.load_list = _compiled_first(tables, lexicon.load_list)
+        lexicon.load_map = _compiled_first(tables, lexicon.load_map)
+        lexicon.load_list = _compiled_first(tables, lexicon.load_list)
 
     def corpus(self) -> tuple[list[str], dict[str, dict[str, float]], dict[str, int], dict[str, int]]:
         lm: Any = importlib.import_module("farahidi.lm")
