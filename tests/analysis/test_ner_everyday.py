@@ -165,6 +165,31 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("يغلق باب الحديقة مساء", "باب"),
         ("يحفظ في علبة محكمة الإغلاق", "محكمة"),  # "tightly closed", no court
         ("فلا تضيع الوقت فكل ثانية لها ثمن", "ثانية"),
+        # towns whose names are common words, in a common word's frame (everyday._town_as_common_word)
+        ("لا أرى أي حائل بيننا وبين النجاح", "حائل"),  # "any obstacle", after a quantifier
+        ("تعلمنا اليوم عن الحواس الخمس في الدرس", "الخمس"),  # an adjective of the noun before it
+        ("نام الولد تحت العريش المصنوع من القصب", "العريش"),  # "the arbour", before a participle
+        ("رفع العامل الحديدة المعقوفة بيده", "الحديدة"),  # "the piece of iron"
+        # a region or an organisation named by a common word, as a definition's subject
+        ("الجزيرة قطعة أرض يحيط بها البحر", "الجزيرة"),
+        ("قال المعلم: الخليج جزء من البحر", "الخليج"),
+        # a natural head with an adjective or another common noun is no name (layers.places)
+        ("بنيت القرية تحت جبل عال", "جبل"),
+        ("رسم الطفل في دفتره جزيرة وخليج ونهر", "وخليج"),
+        # a common noun with a pronoun or a preposition is no name even after a title or a kinship noun
+        ("انتظرت الأم زوجها بالسيارة أمام المدرسة", "بالسيارة"),
+        ("قرأ الكاتب كتابه على الطلاب", "كتابه"),
+        ("أخذ العامل راتبه وعاد إلى بيته", "راتبه"),
+        ("ثم صبر على ابنه بصبر جميل", "بصبر"),
+        # a post's plural is a group, not a post (the conventions: OCC is singular)
+        ("يساعد المهندس المزارعين في القرية", "المزارعين"),
+        ("خرج اللاعبون من الملعب مسرورين", "اللاعبون"),
+        # a vague amount with no number is no CARDINAL (docs/design/ner.md, conventions)
+        ("يميز الأنف آلاف الروائح", "آلاف"),
+        ("في المكتبة عشرات الكتب القديمة", "عشرات"),
+        ("تتسع الساحة لمئات السيارات", "لمئات"),
+        # a minor place's name that the analyser's dictionary knows as a noun, unknown to its corpus
+        ("جلسنا في الحوش بعد العشاء", "الحوش"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -219,6 +244,23 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("وصل الوفد إلى جدة مساء", ("GPE", "جدة")),  # ة, no pronoun
         ("إلى حضرة مديرة المدرسة الفاضلة", ("OCC", "مديرة المدرسة")),  # a courtesy word after a post
         ("قضت محكمة الاستئناف بالحكم", ("ORG", "محكمة الاستئناف")),
+        # towns in news frames stay places: a verb's subject or object, after a preposition, a head or in a list
+        ("شهدت غزة قصفا عنيفا أمس", ("GPE", "غزة")),
+        ("قصفت الطائرات حلب ليلة أمس", ("GPE", "حلب")),
+        ("ودخلت القوات الحديدة صباحا", ("GPE", "الحديدة")),
+        ("وتعد حمص ثالث أكبر مدن سوريا", ("GPE", "حمص")),
+        ("وقعت الشركة ومقرها دبي اتفاقية جديدة", ("GPE", "دبي")),
+        ("فاز المنتخب على عمان بهدفين", ("GPE", "عمان")),
+        ("لها مصانع في الدار البيضاء وآسفي", ("GPE", "وآسفي")),
+        ("يعيش في مدينة حماة منذ صغره", ("GPE", "حماة")),
+        ("وصل الوفد إلى الموصل القديمة", ("GPE", "الموصل")),
+        ("زار الوفد العمارة والناصرية", ("GPE", "العمارة")),
+        ("ارتفعت صادرات دول الخليج هذا العام", ("LOC", "الخليج")),
+        ("بثت الجزيرة تقريرا عن الحرب", ("ORG", "الجزيرة")),
+        ("تقع القرية في وادي رم جنوب الأردن", ("LOC", "وادي رم")),
+        ("سافر مع ابنه بسام إلى عمان", ("PERS", "بسام")),  # ب is a letter of the name
+        ("يسكنه ثلاثة آلاف نسمة", ("CARDINAL", "ثلاثة آلاف")),  # an amount with its number stays
+        ("وصلت القافلة إلى قرية الحوش", ("GPE", "الحوش")),  # after its head, the village
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -251,17 +293,18 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
-    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3)."""
+    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.735,
+    11.3 and 6.2)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.69, report["micro"]
-    assert report["fp_per_1000_words"] <= 17.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 11.8, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.72, report["micro"]
+    assert report["fp_per_1000_words"] <= 12.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words;
-    2026-11-29: see docs/quality.md)."""
+    2026-11-29: see docs/quality.md; later that day 0.727, 4.8 spurious and 1.7 unfounded)."""
     report = ner_report([GOLD / "ner_everyday_dev.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.68, report["micro"]
-    assert report["fp_per_1000_words"] <= 7.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 3.0, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.71, report["micro"]
+    assert report["fp_per_1000_words"] <= 5.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 2.2, report["unfounded_per_1000_words"]

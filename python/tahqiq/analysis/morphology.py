@@ -679,6 +679,7 @@ class Morphology:
                 lemma_frequency=int(max((f for same, f in counts if same), default=chosen["frequency"])),
                 proper=probabilities(scores)[proper],
                 opens_sentence=w.clause_start and _opens_sentence(text, t.start),
+                rooted=bool(chosen["root"]),
             )
         return out
 

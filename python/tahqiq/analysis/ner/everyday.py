@@ -28,9 +28,18 @@
 
 from __future__ import annotations
 
-from tahqiq.analysis.ner.cues import FRACTION_WORDS, KIN_LEMMAS, REGNAL
+from tahqiq.analysis.ner.cues import (
+    FRACTION_WORDS,
+    GPE_PREFIX,
+    KIN_LEMMAS,
+    PLACE_PREPOSITIONS,
+    QUANTIFIERS,
+    REGNAL,
+)
+from tahqiq.analysis.ner.layers.listed import reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
+from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
 # a lemma this frequent in the lexicon's corpus is read as the common word; below it, a family name no list knows
@@ -61,11 +70,15 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue
         if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
             continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
-        if s.j - s.i == 1 and s.type == "OCC" and _not_a_post(doc, s.i):
+        if s.j - s.i == 1 and s.type in ("LOC", "ORG") and _subject_read_as_common_word(lex, doc, s, spans):
+            continue  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
+        if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
+            continue  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+        if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
             continue
         if s.type == "PERS":
-            if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
-                continue  # «فحكم المعلم بينهما»: not even a title makes بينهما a name
+            if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
+                continue  # «فحكم المعلم بينهما», «ينتظر زوجها راتبه»: not even a title makes them names
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
                 continue
             if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
@@ -76,8 +89,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
             if cut < s.j:
                 s = Span(s.type, s.i, cut, s.rank)
-                if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
-                    continue  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"
+                if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
+                    continue  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"; «العامل راتبه وعاد»
             if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
                 continue
             if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
@@ -111,6 +124,35 @@ def _not_a_post(doc: Reading, i: int) -> bool:
         return True
     written = bare(doc.toks[i].text)
     return written.endswith("ة") and word.lemma.endswith("ه") and key(written).endswith(word.lemma)
+
+
+def _plural_of_post(doc: Reading, i: int) -> bool:
+    """Token i is the sound plural of the post morphology chose for it (المزارعين of مزارع, اللاعبون, الصيدليات):
+    a group, not a post someone holds (the conventions: OCC is singular)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.pos != "noun":
+        return False
+    written = strip_article(key(bare(doc.toks[i].text)).lstrip("وف"))
+    lemma = word.lemma
+    plurals = (lemma + "ين", lemma + "ون") if not lemma.endswith("ه") else ()
+    return written in plurals or written == (lemma[:-1] if lemma.endswith("ه") else lemma) + "ات"
+
+
+def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a frequent common noun with a possessive pronoun (راتبه "his salary", كتابه) or a
+    preposition on it (بالسيارة "by car", بصبر "patiently"), and no list knows it as a name part: no title or
+    kinship noun before it makes it a name."""
+    word = doc.context[i]
+    k = doc.keys[i]
+    if word is None or not word.common or word.pos != "noun" or word.lemma_frequency < FREQUENT:
+        return False
+    if k in lex.name_part or k.lstrip("و") in lex.name_part:
+        return False
+    if _has_possessive(bare(doc.toks[i].text), word.lemma):
+        return True
+    return any(
+        p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k)
+    )
 
 
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
@@ -172,6 +214,95 @@ def _common_word_not_a_place(doc: Reading, i: int) -> bool:
     if word is None or not word.common or word.lemma_frequency < FREQUENT:
         return False
     return word.pos in FUNCTION_POS or _has_possessive(bare(doc.toks[i].text), word.lemma)
+
+
+def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Token s.i is a town (``Lexicon.towns``: no country, no capital) that morphology in context reads as a common
+    word, inside no other entity and with no place around it, in a frame a common word takes and a place rarely:
+    - after a quantifier (cues `quantifier`): «أي حائل» "any obstacle";
+    - definite, read as an adjective or a number right after a definite common noun that no verb comes right
+      before: «الحواس الخمس» "the five senses", «باب العمارة الزرقاء» "the blue building" (after a verb the noun
+      may be its subject, and the town its object: «ودخلت القوات الحديدة»);
+    - definite, before a definite participle that describes it: «العريش المصنوع من سعف النخيل» "the arbour made
+      of palm fronds", «الحديدة المعقوفة» "the hooked iron".
+    A place's context keeps the town: a preposition of place or ب/ل on it (في الزاوية, بالحديدة: cues
+    `place_preposition`), a head (مدينة حماة), a list after a preposition of place (في الجرف الأصفر وآسفي), or
+    another place or people within three words (حمص وحماة, حلب السورية). A town in any other frame stays a
+    place: towns are the subjects and objects of news («شهدت غزة», «قصفت الطائرات حلب»)."""
+    i = s.i
+    k = doc.keys[i]
+    if not any(st in lex.towns for st, _p in lex.stems(k)) or not reads_as_common_word(lex, doc, i):
+        return False
+    if any(o is not s and o.i <= i and s.j <= o.j for o in spans):
+        return False  # جامعة حلب ⊃ GPE: the organisation says it
+    if _place_context(lex, doc, s, spans):
+        return False
+    before = doc.keys[i - 1].lstrip("\u200b") if i > 0 else ""
+    if before in QUANTIFIERS:
+        return True
+    if not k.startswith("ال"):
+        return False
+    word = doc.context[i]
+    noun_before = doc.context[i - 1] if i > 0 else None
+    if (
+        word is not None
+        and word.pos in ("adj", "num")
+        and noun_before is not None
+        and noun_before.common
+        and noun_before.pos == "noun"
+        and before.startswith("ال")
+        and not (i > 1 and doc.read_as(i - 2, frozenset({"verb"})))
+    ):
+        return True  # الحواس الخمس, العمارة الزرقاء
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    k_after = doc.keys[i + 1] if i + 1 < doc.n else ""
+    return (
+        after is not None
+        and after.pos in ("adj", "noun")
+        and k_after.startswith("الم")
+        and after.lemma.startswith("م")
+        and len(k_after) >= 6
+        and not k_after.endswith(("ي", "يه"))
+    )  # العريش المصنوع, الحديدة المعقوفة
+
+
+def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word region or organisation (الخليج, الجزيرة) that morphology reads as a common word, inside no
+    other entity, opening a clause (after a sentence's end, a comma or a colon) before a word that is no verb, with
+    no place around it: a definition's subject, «الجزيرة أرض يحيط بها الماء». News names them in construct (دول
+    الخليج, قناة الجزيرة) or as a verb's subject («الجزيرة تبث»)."""
+    i = s.i
+    word = doc.context[i]
+    if word is None or not reads_as_common_word(lex, doc, i) or word.lemma_frequency < FREQUENT:
+        return False
+    if any(o is not s and o.i <= i and s.j <= o.j for o in spans) or _place_context(lex, doc, s, spans):
+        return False
+    opens = word.opens_sentence or i == 0 or doc.toks[i - 1].text in ("،", ",", ":", "؛")
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    return opens and after is not None and after.pos != "verb"
+
+
+def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Something around token s.i says it is a place (see `_town_as_common_word`)."""
+    i = s.i
+    k = doc.keys[i]
+    if any(p and ("ب" in k[:p] or "ل" in k[:p]) for _st, p in lex.stems(k)):
+        return True  # بالحديدة, لحلب
+    if i > 0:
+        before = doc.keys[i - 1].lstrip("\u200b")
+        if any(st in PLACE_PREPOSITIONS or st in GPE_PREFIX for st, _p in lex.stems(before)):
+            return True
+        if k.startswith("و") and any(
+            doc.keys[x].lstrip("\u200b") in PLACE_PREPOSITIONS for x in range(max(0, i - 5), i - 1)
+        ):
+            return True  # في الجرف الأصفر وآسفي
+    return any(
+        o is not s
+        and o.type in ("GPE", "LOC", "NORP")
+        and (abs(o.i - i) <= 3 or abs(o.j - 1 - i) <= 3)
+        and not (o.j - o.i == 1 and doc.read_as(o.i, NOT_NAME_POS - {"adj"}))  # فلنكن is no place beside حماة
+        for o in spans
+    )
 
 
 def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:

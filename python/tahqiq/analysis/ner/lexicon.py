@@ -93,6 +93,7 @@ class Lexicon:
         self.water_names: set[str] = set()
         # places whose nisba is a NORP: the project's own, CLDR territories, pyarabic countries and capitals
         self.nisba_sources: set[tuple[str, ...]] = {ks for ks, typ in self._iter_gaz() if typ in ("GPE", "LOC")}
+        self.states: set[str] = set()  # one-word names of countries and capitals
         if installed:
             self._load_installed(compiled)
         self._find_nisba_bases()
@@ -101,6 +102,12 @@ class Lexicon:
         self.minor_places = frozenset(k for k, minor in self._minor.items() if minor)
         del self._minor
         self.counts["minor_places"] = len(self.minor_places)
+        # one-word places that are no country or capital (CLDR's territories, pyarabic's states and capitals):
+        # towns and cities. Read as a common word, they need a place's context (ner/everyday.py)
+        self.towns = frozenset(
+            first for first, lst in self.gaz.items() if ((), "GPE") in lst and first not in self.states
+        )
+        self.counts["towns"] = len(self.towns)
         for lst in self.gaz.values():
             lst.sort(key=lambda e: -len(e[0]))
         self.counts["gazetteer_entries"] = sum(len(v) for v in self.gaz.values())
@@ -251,10 +258,13 @@ class Lexicon:
                 case ("water", name):
                     self.water_names.add(name)
                     self.counts["pyarabic_water_names"] = len(self.water_names)
+                case ("state", name):
+                    self.states.add(name)
 
     def _installed_records(self) -> list[InstalledRecord]:
         """What the installed packages add, in order: ``("add", keys, type, source, minor)``, ``("nisba", keys)``
-        (a place whose nisba is a NORP), ``("language", name)``, ``("water", name)``."""
+        (a place whose nisba is a NORP), ``("language", name)``, ``("water", name)``, ``("state", key)`` (a country
+        or a capital of one word, even one the project's lists hold: مصر)."""
         out: list[InstalledRecord] = []
         try:
             from babel import Locale
@@ -264,9 +274,12 @@ class Lexicon:
                 if code.isdigit():
                     if code not in ("001",) and self._installed_ok(name):
                         out.append(("add", key_seq(name), "LOC", "cldr", False))
-                elif self._installed_ok(name):
-                    out.append(("add", key_seq(name), "GPE", "cldr", False))
-                    out.append(("nisba", key_seq(name)))
+                else:
+                    if len(key_seq(name)) == 1:
+                        out.append(("state", key(name)))
+                    if self._installed_ok(name):
+                        out.append(("add", key_seq(name), "GPE", "cldr", False))
+                        out.append(("nisba", key_seq(name)))
             for _code, name in ar.languages.items():
                 if self._installed_ok(name):
                     out.append(("language", " ".join(key_seq(name))))
@@ -309,6 +322,8 @@ class Lexicon:
                 else:
                     typ = "GPE"
                 state = "دولة" in label or "عاص" in label  # a country or a capital
+                if state and len(key_seq(name)) == 1:
+                    out.append(("state", key(name)))
                 out.append(("add", key_seq(name), typ, "pyarabic", not state and typ == "GPE"))
                 if state:
                     out.append(("nisba", key_seq(name)))

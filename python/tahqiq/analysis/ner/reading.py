@@ -25,7 +25,8 @@ class Span:
 class WordInContext:
     """How morphology in context reads one word (``Morphology.words_in_context``): the POS it chose (the /morph
     labels), the chosen lemma's key, the word's corpus frequency (its most frequent analysis) and the chosen lemma's,
-    P(proper noun | context), and whether the word opens a sentence (text start, or after . ! ? : ؛ or a new line)."""
+    P(proper noun | context), whether the word opens a sentence (text start, or after . ! ? : ؛ or a new line), and
+    whether the chosen reading has a root (a word of the analyser's dictionary, not a guess at an unknown word)."""
 
     pos: str
     lemma: str
@@ -33,6 +34,7 @@ class WordInContext:
     lemma_frequency: int
     proper: float
     opens_sentence: bool
+    rooted: bool = False
 
     @property
     def common(self) -> bool:

@@ -182,12 +182,13 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
 def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
     (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
-    word (القرية, عالية in «أصوات عالية»); then only a place, and only after a head such as مدينة, قرية or حوض,
+    word (القرية, عالية in «أصوات عالية») or as a noun of the analyser's dictionary (الحوش); then only a place, and only after a head such as مدينة, قرية or حوض,
     right before a comma and a known place (الزيتون، رام الله), or in a list after one (مسقط وصلالة ونزوى)."""
     keys = doc.keys
     stems = [st for st, _p in lex.stems(keys[i])]
     everyday = any(lex.is_everyday(st) for st in stems) or (
-        any(st in lex.minor_places for st in stems) and reads_as_common_word(lex, doc, i)
+        any(st in lex.minor_places for st in stems)
+        and (reads_as_common_word(lex, doc, i) or _dictionary_noun(lex, doc, i))
     )
     if not everyday:
         return True
@@ -258,6 +259,21 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
         # a preposition on a very frequent noun read whole: بحركة "with a movement" (a village is called بحركة);
         # لوزان stays ل + وزان (86), بعلبك ب + علبة (the lemma is no stem of the word)
         word.lemma_frequency >= VERY_FREQUENT and any(p and strip_article(st) == word.lemma for st, p in lex.stems(k))
+    )
+
+
+def _dictionary_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Morphology in context reads token i as a common noun of the analyser's dictionary, one with a root whose lemma
+    is the whole word once the article and proclitics are off, even one its corpus never counted: الحوش "the
+    courtyard" (حوش), للحوش. An unknown name gets a guessed reading with no root (كرمكول, ليمونة)."""
+    word = doc.context[i]
+    if word is None or word.pos != "noun" or not word.rooted or word.proper >= 0.5:
+        return False
+    k = doc.keys[i]
+    return any(
+        strip_article(st) == word.lemma
+        for st, p in lex.stems(k)
+        if not p or k[:p] in ("و", "ف") or st.startswith("ال")  # not لوزان as ل + وزان, برادس as ب + رادس
     )
 
 

@@ -21,6 +21,8 @@ from tahqiq.analysis.ner.reading import FUNCTION_POS, Reading, Span
 from tahqiq.analysis.ner.words import is_definite, plain_word
 from tahqiq.core import normalize
 
+ADJECTIVE = frozenset({"adj"})
+
 
 def natural_places(lex: Lexicon, doc: Reading) -> None:
     """Natural places by their head and name, one LOC each (docs/design/ner.md): a head such as نهر, جبل, مضيق, صحراء
@@ -67,6 +69,8 @@ def natural_places(lex: Lexicon, doc: Reading) -> None:
             continue
         elif doc.read_as(w, FUNCTION_POS):
             continue  # «سفح جبل قرب مدينة إفران»: near, no mountain's name
+        elif not is_definite(toks[w].text, k) and (doc.read_as(w, ADJECTIVE) or (k[0] == "و" and doc.read_common(w))):
+            continue  # «تحت جبل عال» "a high mountain", «جزيرة وخليج ونهر»: a common noun and what describes it
         elif is_definite(toks[w].text, k):
             if k in CONTENT_STOP or lex.trigger_at(keys, w) or lex.verb_like(keys, w) or lex.nisba(k):
                 continue
