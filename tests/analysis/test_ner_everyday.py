@@ -170,6 +170,11 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("تعلمنا اليوم عن الحواس الخمس في الدرس", "الخمس"),  # an adjective of the noun before it
         ("نام الولد تحت العريش المصنوع من القصب", "العريش"),  # "the arbour", before a participle
         ("رفع العامل الحديدة المعقوفة بيده", "الحديدة"),  # "the piece of iron"
+        ("وقفنا عند باب العمارة الزرقاء ننتظر", "الزرقاء"),  # "blue", beside a town that is itself a noun here
+        ("انتظرت صديقتي أمام باب البناية", "باب"),  # a door, no facility (cues door_head)
+        ("إذا دار المفتاح في القفل انفتح الباب", "دار"),  # a verb after إذا (cues verb_particle)
+        ("إذا عاملته بلطف صار صديقك", "عاملته"),
+        ("للجزيرة شواطئ من كل جهة، والخليج مياه تدخل في اليابسة", "والخليج"),  # no list across a comma
         # a region or an organisation named by a common word, as a definition's subject
         ("الجزيرة قطعة أرض يحيط بها البحر", "الجزيرة"),
         ("قال المعلم: الخليج جزء من البحر", "الخليج"),
@@ -261,6 +266,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("سافر مع ابنه بسام إلى عمان", ("PERS", "بسام")),  # ب is a letter of the name
         ("يسكنه ثلاثة آلاف نسمة", ("CARDINAL", "ثلاثة آلاف")),  # an amount with its number stays
         ("وصلت القافلة إلى قرية الحوش", ("GPE", "الحوش")),  # after its head, the village
+        ("تجمع المصلون عند باب العامود", ("FAC", "باب العامود")),  # a gate named by a rare word
+        ("زار الوزير مدينة الزرقاء", ("GPE", "الزرقاء")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -293,18 +300,18 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
-    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.735,
-    11.3 and 6.2)."""
+    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.736,
+    11.0 and 6.0)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.72, report["micro"]
     assert report["fp_per_1000_words"] <= 12.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 6.8, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words;
-    2026-11-29: see docs/quality.md; later that day 0.727, 4.8 spurious and 1.7 unfounded)."""
+    2026-11-29: see docs/quality.md; later that day 0.734, 3.9 spurious and 0.8 unfounded)."""
     report = ner_report([GOLD / "ner_everyday_dev.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.71, report["micro"]
-    assert report["fp_per_1000_words"] <= 5.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 2.2, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.72, report["micro"]
+    assert report["fp_per_1000_words"] <= 4.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 1.2, report["unfounded_per_1000_words"]

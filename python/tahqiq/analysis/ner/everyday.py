@@ -35,6 +35,7 @@ from tahqiq.analysis.ner.cues import (
     PLACE_PREPOSITIONS,
     QUANTIFIERS,
     REGNAL,
+    VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.layers.listed import reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
@@ -64,6 +65,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue
         if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
             continue
+        if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
+            continue  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
         if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
             continue  # «كل يوم تحمي القلب»: a clause, not an event
         if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
@@ -150,9 +153,7 @@ def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int) -> bool:
         return False
     if _has_possessive(bare(doc.toks[i].text), word.lemma):
         return True
-    return any(
-        p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k)
-    )
+    return any(p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k))
 
 
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
@@ -176,6 +177,11 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _after_a_verb_particle(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i comes right after a particle that only a verb follows (cues `verb_particle`: لم, لن, قد, سوف, إذا)."""
+    return any(st in VERB_PARTICLES for st, _p in lex.stems(doc.keys[i - 1].lstrip("\u200b")))
 
 
 def _frequent_verb(doc: Reading, i: int) -> bool:
@@ -231,7 +237,7 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
     place: towns are the subjects and objects of news («شهدت غزة», «قصفت الطائرات حلب»)."""
     i = s.i
     k = doc.keys[i]
-    if not any(st in lex.towns for st, _p in lex.stems(k)) or not reads_as_common_word(lex, doc, i):
+    if not _town_read_as_common_word(lex, doc, i):
         return False
     if any(o is not s and o.i <= i and s.j <= o.j for o in spans):
         return False  # جامعة حلب ⊃ GPE: the organisation says it
@@ -292,17 +298,31 @@ def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bo
         before = doc.keys[i - 1].lstrip("\u200b")
         if any(st in PLACE_PREPOSITIONS or st in GPE_PREFIX for st, _p in lex.stems(before)):
             return True
-        if k.startswith("و") and any(
-            doc.keys[x].lstrip("\u200b") in PLACE_PREPOSITIONS for x in range(max(0, i - 5), i - 1)
-        ):
+        if k.startswith("و") and _listed_after_a_preposition_of_place(doc, i):
             return True  # في الجرف الأصفر وآسفي
     return any(
         o is not s
         and o.type in ("GPE", "LOC", "NORP")
         and (abs(o.i - i) <= 3 or abs(o.j - 1 - i) <= 3)
         and not (o.j - o.i == 1 and doc.read_as(o.i, NOT_NAME_POS - {"adj"}))  # فلنكن is no place beside حماة
+        and not (o.j - o.i == 1 and _town_read_as_common_word(lex, doc, o.i))  # «باب العمارة الزرقاء»
         for o in spans
     )
+
+
+def _listed_after_a_preposition_of_place(doc: Reading, i: int) -> bool:
+    """A preposition of place up to four words before token i, in the same clause (no mark between): في الجرف
+    الأصفر وآسفي, not «من كل جهة، والخليج جزء من البحر»."""
+    for x in range(i - 1, max(-1, i - 6), -1):
+        if doc.toks[x].kind != "word":
+            return False
+        if doc.keys[x].lstrip("\u200b") in PLACE_PREPOSITIONS:
+            return True
+    return False
+
+
+def _town_read_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    return any(st in lex.towns for st, _p in lex.stems(doc.keys[i])) and reads_as_common_word(lex, doc, i)
 
 
 def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:

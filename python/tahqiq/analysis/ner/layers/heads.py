@@ -7,6 +7,7 @@ from tahqiq.analysis.ner.cues import (
     COMMON_PHRASES,
     CONSTITUTION,
     DEPUTIES,
+    DOOR_HEADS,
     LISTED_NAMES,
     MEMBER_BODIES,
     NAME_LINKS,
@@ -47,6 +48,9 @@ def headed_names(lex: Lexicon, doc: Reading) -> None:
                 continue
             if head_end < n and any((h, keys[head_end]) in COMMON_PHRASES for h in lex.heads(keys[i])):
                 i += 1  # دورة المياه, سوق الخضار: an everyday noun phrase
+                continue
+            if head_end < n and lex.heads(keys[i]) & DOOR_HEADS and _frequent_common_noun(doc, head_end):
+                i += 1  # باب البناية, باب المطبخ: a door; a gate is named by a name (باب العامود, باب توما)
                 continue
             if typ == "LAW" and head_end < n and keys[head_end] == "التشغيل":
                 i += 1  # نظام التشغيل: an operating system (a product), not a law
@@ -142,3 +146,16 @@ def bodies_of_organisations(lex: Lexicon, doc: Reading) -> None:
             and any(st in PARTY_HEADS for st, p in lex.stems(keys[body.j]) if p)
         ):
             add("ORG", body.i, party.j, 0)
+
+
+def _frequent_common_noun(doc: Reading, x: int) -> bool:
+    """Morphology in context reads token x as a frequent common noun (its lemma 100 or more in the lexicon's corpus)
+    that no rule before has found as a name (a place: باب الخليل)."""
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= 100
+        and not any(o.type in ("GPE", "LOC", "PERS", "FAC", "ORG") for o in doc.base_at.get(x, []))
+    )

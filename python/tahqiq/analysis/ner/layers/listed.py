@@ -182,8 +182,9 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
 def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
     (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
-    word (القرية, عالية in «أصوات عالية») or as a noun of the analyser's dictionary (الحوش); then only a place, and only after a head such as مدينة, قرية or حوض,
-    right before a comma and a known place (الزيتون، رام الله), or in a list after one (مسقط وصلالة ونزوى)."""
+    word (القرية, عالية in «أصوات عالية») or as a noun of the analyser's dictionary (الحوش); then only a place, and
+    only after a head such as مدينة, قرية or حوض, right before a comma and a known place (الزيتون، رام الله), or in
+    a list after one (مسقط وصلالة ونزوى)."""
     keys = doc.keys
     stems = [st for st, _p in lex.stems(keys[i])]
     everyday = any(lex.is_everyday(st) for st in stems) or (
