@@ -173,6 +173,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("وقفنا عند باب العمارة الزرقاء ننتظر", "الزرقاء"),  # "blue", beside a town that is itself a noun here
         ("انتظرت صديقتي أمام باب البناية", "باب"),  # a door, no facility (cues door_head)
         ("إذا دار المفتاح في القفل انفتح الباب", "دار"),  # a verb after إذا (cues verb_particle)
+        ("استيقظت مبكرا وشربت كوبا من الشاي", "كوبا"),  # "a cup": كوب and the accusative's alif, not Cuba
+        ("جمع الأولاد الحطب وأشعلوا نارا صغيرة", "نارا"),  # "a fire", not Nara
+        ("حلمت أني أطير فوق الغيوم", "أني"),  # "that I": a particle is no people
+        ("مثل المتهم أمام قاضي التحقيق بتهمة اختلاس الأموال", "بتهمة"),  # "on a charge of"
         ("إذا عاملته بلطف صار صديقك", "عاملته"),
         ("للجزيرة شواطئ من كل جهة، والخليج مياه تدخل في اليابسة", "والخليج"),  # no list across a comma
         # a region or an organisation named by a common word, as a definition's subject
@@ -267,6 +271,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("يسكنه ثلاثة آلاف نسمة", ("CARDINAL", "ثلاثة آلاف")),  # an amount with its number stays
         ("وصلت القافلة إلى قرية الحوش", ("GPE", "الحوش")),  # after its head, the village
         ("تجمع المصلون عند باب العامود", ("FAC", "باب العامود")),  # a gate named by a rare word
+        ("وصل الوفد التجاري إلى كوبا أمس", ("GPE", "كوبا")),  # after a preposition of place
+        ("زار الرئيس روسيا الأسبوع الماضي", ("GPE", "روسيا")),  # a nisba's accusative is no common noun
+        ("صرح رئيس المحكمة الدستورية العليا بولس فهمي بأن الحكم نهائي", ("PERS", "بولس فهمي")),  # ب + ولس: no
         ("زار الوزير مدينة الزرقاء", ("GPE", "الزرقاء")),
     ],
 )
@@ -300,12 +307,12 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
-    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.736,
-    11.0 and 6.0)."""
+    unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.738,
+    10.8 and 5.7)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.72, report["micro"]
     assert report["fp_per_1000_words"] <= 12.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 6.8, report["unfounded_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 6.5, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

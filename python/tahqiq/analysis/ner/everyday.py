@@ -53,6 +53,9 @@ PRESENT_PREFIXES = "يتن"
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
 NAME_TYPES = NOUN_TYPES | {"EVENT"}
 PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
+# a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
+# than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
+ACCUSATIVE_FREQUENCY = 20
 SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
 # جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
@@ -75,13 +78,17 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
         if s.j - s.i == 1 and s.type in ("LOC", "ORG") and _subject_read_as_common_word(lex, doc, s, spans):
             continue  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
+        if s.j - s.i == 1 and s.type == "GPE" and _indefinite_accusative(lex, doc, s, spans):
+            continue  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
         if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
             continue  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
         if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
             continue
         if s.type == "PERS":
-            if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
-                continue  # «فحكم المعلم بينهما», «ينتظر زوجها راتبه»: not even a title makes them names
+            if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
+                continue  # «فحكم المعلم بينهما»: not even a title makes بينهما a name
+            if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
+                continue  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
                 continue
             if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
@@ -111,6 +118,8 @@ def _no_nisba(doc: Reading, i: int) -> bool:
     word = doc.context[i]
     if word is None or not word.common:
         return False
+    if word.pos in FUNCTION_POS:
+        return True  # «حلمت أني أطير» "that I"
     k = doc.keys[i].lstrip("و")
     if word.pos == "noun":
         return word.lemma in KIN_LEMMAS and (
@@ -141,19 +150,23 @@ def _plural_of_post(doc: Reading, i: int) -> bool:
     return written in plurals or written == (lemma[:-1] if lemma.endswith("ه") else lemma) + "ات"
 
 
-def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i reads as a frequent common noun with a possessive pronoun (راتبه "his salary", كتابه) or a
-    preposition on it (بالسيارة "by car", بصبر "patiently"), and no list knows it as a name part: no title or
-    kinship noun before it makes it a name."""
+def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int, *, rare: bool = True) -> bool:
+    """Token i reads as a frequent common noun with a possessive pronoun (راتبه "his salary", كتابه) or as a
+    preposition on a frequent or dictionary noun (بالسيارة "by car", بصبر "patiently", بعصا "with a stick"), and no
+    list knows it as a name part: no title or kinship noun before it makes it a name, nor the first word of one
+    (there only a frequent noun: `rare` False; للطيب صالح, لسعد الدين العثماني hold listed names)."""
     word = doc.context[i]
     k = doc.keys[i]
-    if word is None or not word.common or word.pos != "noun" or word.lemma_frequency < FREQUENT:
+    if word is None or not word.common or word.pos != "noun":
         return False
-    if k in lex.name_part or k.lstrip("و") in lex.name_part:
+    if any(st in lex.name_part or strip_article(st) in lex.name_part for st, _p in lex.stems(k)):
         return False
-    if _has_possessive(bare(doc.toks[i].text), word.lemma):
+    if word.lemma_frequency >= FREQUENT and _has_possessive(bare(doc.toks[i].text), word.lemma):
         return True
-    return any(p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k))
+    # a preposition on a dictionary noun (a reading with a root), however rare in the corpus: بعصا "with a stick"
+    return (word.lemma_frequency >= FREQUENT or (rare and word.rooted)) and any(
+        p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k)
+    )
 
 
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
@@ -286,6 +299,21 @@ def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: lis
     opens = word.opens_sentence or i == 0 or doc.toks[i - 1].text in ("،", ",", ":", "؛")
     after = doc.context[i + 1] if i + 1 < doc.n else None
     return opens and after is not None and after.pos != "verb"
+
+
+def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place spelled as a common noun's indefinite accusative (the noun and alif: كوب → كوبا, نار →
+    نارا) that morphology reads as that noun, no nisba (روسيا, سوريا read as روسي, سوري + ا stay), with no place
+    around it."""
+    word = doc.context[s.i]
+    if word is None or not word.common or word.pos != "noun" or word.frequency < ACCUSATIVE_FREQUENCY:
+        return False
+    written = key(bare(doc.toks[s.i].text))
+    if written[:1] in ("و", "ف") and written[1:] == word.lemma + "ا":
+        written = written[1:]
+    if written != word.lemma + "ا" or word.lemma.endswith("ي"):
+        return False
+    return not _place_context(lex, doc, s, spans)
 
 
 def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
