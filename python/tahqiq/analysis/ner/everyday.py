@@ -23,7 +23,13 @@
   lemma is no nisba is none (اليمنى "the right one", of أيمن, not of Yemen).
 - A post of one word that reads as a function word is none (أمامه "in front of him", not إمام), nor a feminine
   post whose chosen lemma is the feminine noun itself rather than the title's (السباحة "swimming", not the
-  swimmer; الصيدلية "the pharmacy"), while الممرضة reads as ممرض and stays.
+  swimmer; الصيدلية "the pharmacy"), while الممرضة reads as ممرض and stays; nor a post's sound plural (المزارعين).
+- A town that reads as a common word is none in a common word's frame with no place around it (أي حائل, الحواس
+  الخمس, العريش المصنوع); a region or an organisation read as a common word is none as a definition's subject
+  (الجزيرة أرض …); a place spelled as a noun's indefinite accusative is that noun (كوبا "a cup", نارا "a fire").
+- No name of a place, body, post or event starts right after a particle that only a verb follows (إذا دار العقرب).
+- A person of one word read as a common noun with a pronoun or a preposition (راتبه, بالسيارة, بعصا) is none even
+  after a title.
 """
 
 from __future__ import annotations
