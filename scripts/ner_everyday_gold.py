@@ -1,5 +1,5 @@
-"""Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev
-and ner_everyday_dev2.
+"""Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
+ner_everyday_dev2 and ner_everyday_dev3.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters). It measures false positives on everyday words that are also names or places, and what
@@ -15,6 +15,10 @@ is found among the few real entities. Licence: CC BY-SA 4.0, written for tahqiq 
 - ner_everyday_dev2 (tests/gold/src/ner_everyday_dev2.txt -> tests/gold/ner_everyday_dev2.jsonl) is a second
   development set of other texts, bound by the decisions of both headers above (its author read those headers,
   never their sentences; its own header says what else was read and what it added): it may be read and tuned on.
+- ner_everyday_dev3 (tests/gold/src/ner_everyday_dev3.txt -> tests/gold/ner_everyday_dev3.jsonl) is a third
+  development set of other texts and other trap words, bound by the decisions of the three headers above (its author
+  read those headers, never their sentences; its own header says what else was read and what it added): it may be
+  read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -31,7 +35,7 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py check [SET]    # check the jsonl against the source and the scanner
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
-SET is ner_everyday (the default), ner_everyday_dev or ner_everyday_dev2.
+SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2 or ner_everyday_dev3.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 SETS = {
     name: (GOLD / "src" / f"{name}.txt", GOLD / f"{name}.jsonl")
-    for name in ("ner_everyday", "ner_everyday_dev", "ner_everyday_dev2")
+    for name in ("ner_everyday", "ner_everyday_dev", "ner_everyday_dev2", "ner_everyday_dev3")
 }
 DEFAULT_SET = "ner_everyday"
 SRC, OUT = SETS[DEFAULT_SET]
