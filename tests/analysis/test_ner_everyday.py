@@ -177,6 +177,19 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("جمع الأولاد الحطب وأشعلوا نارا صغيرة", "نارا"),  # "a fire", not Nara
         ("حلمت أني أطير فوق الغيوم", "أني"),  # "that I": a particle is no people
         ("مثل المتهم أمام قاضي التحقيق بتهمة اختلاس الأموال", "بتهمة"),  # "on a charge of"
+        # from the errors of ner_everyday_dev3 (sentences written for these tests)
+        ("صعدنا فوق التل لنرى الغروب", "التل"),  # "the hill", after a spatial adverb (cues spatial_adverb)
+        ("عاد الشاعر إلى مسقط رأسه بعد سنوات", "مسقط"),  # "his birthplace" (cues place_idiom)
+        ("وصلنا إلى البيت قبيل المغرب", "المغرب"),  # sunset, a prayer's time (cues prayer_head)
+        ("اشتريت باقة ورد لأمي", "لأمي"),  # "for my mother"
+        ("ستجد حتما حلا مناسبا لمشكلتك", "حلا"),  # "a suitable solution", not the name حلا
+        ("اتصل بالطبيب فورا إذا ارتفعت الحرارة", "فورا"),  # "at once", even after a post
+        ("والبس الخوذة لحماية رأسك", "لحماية"),  # "to protect", no nisba
+        ("بدأ العمل صبيا عند نجار", "صبيا"),  # "as a boy", not the town of Sabya
+        ("تطير النحلة من زهرة إلى زهرة", "زهرة"),  # "from flower to flower"
+        ("المسافة من المركز إلى أي نقطة على الدائرة تسمى نصف القطر", "نصف"),  # "the radius"
+        ("أعلنت البلدية أن الموظف والعامل والتلميذ يركبون الحافلة مجانا", "والتلميذ"),  # a list, no name
+        ("لكن الشمس أشد ضوءا وأنور منه", "وأنور"),  # "brighter than it": a name holds no preposition
         ("إذا عاملته بلطف صار صديقك", "عاملته"),
         ("للجزيرة شواطئ من كل جهة، والخليج مياه تدخل في اليابسة", "والخليج"),  # no list across a comma
         # a region or an organisation named by a common word, as a definition's subject
@@ -273,6 +286,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("تجمع المصلون عند باب العامود", ("FAC", "باب العامود")),  # a gate named by a rare word
         ("وصل الوفد التجاري إلى كوبا أمس", ("GPE", "كوبا")),  # after a preposition of place
         ("زار الرئيس روسيا الأسبوع الماضي", ("GPE", "روسيا")),  # a nisba's accusative is no common noun
+        ("افتتح رئيس بلدية إسطنبول أكرم إمام أوغلو المحطة", ("OCC", "رئيس بلدية إسطنبول")),
+        ("أعلنت الحكومة السعودية خطة جديدة", ("NORP", "السعودية")),  # a nisba, not a noun in ية
+        ("ولد الرئيس في مسقط وعاش فيها", ("GPE", "مسقط")),
         ("صرح رئيس المحكمة الدستورية العليا بولس فهمي بأن الحكم نهائي", ("PERS", "بولس فهمي")),  # ب + ولس: no
         ("زار الوزير مدينة الزرقاء", ("GPE", "الزرقاء")),
     ],
@@ -313,6 +329,16 @@ def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> N
     assert report["micro"]["f1"] >= 0.72, report["micro"]
     assert report["fp_per_1000_words"] <= 12.0, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 6.5, report["unfounded_per_1000_words"]
+
+
+def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev3 as the service reads it (2026-11-29, written blind to the recognizer; measured first out of
+    sample: F1 0.565, 18.6 spurious and 12.4 unfounded per 1,000 words for the code before that session's rules,
+    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md)."""
+    report = ner_report([GOLD / "ner_everyday_dev3.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.58, report["micro"]
+    assert report["fp_per_1000_words"] <= 14.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 7.5, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

@@ -35,12 +35,14 @@
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
+    ADJECTIVE_NEGATION,
     FRACTION_WORDS,
     GPE_PREFIX,
     KIN_LEMMAS,
     PLACE_PREPOSITIONS,
     QUANTIFIERS,
     REGNAL,
+    SPATIAL_ADVERBS,
     VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.layers.listed import reads_as_common_word
@@ -62,6 +64,10 @@ PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
+COMMON_FREQUENCY = 30  # as layers.listed: below it a lemma may be the analyser's artefact
+# a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
+# (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
+VERY_FREQUENT_FUNCTION = 4000
 SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
 # جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
@@ -78,7 +84,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
         if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
             continue  # «كل يوم تحمي القلب»: a clause, not an event
-        if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(doc, s.i):
+        if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(lex, doc, s.i):
             continue
         if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
             continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
@@ -93,10 +99,14 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
         if s.type == "PERS":
             if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
                 continue  # «فحكم المعلم بينهما»: not even a title makes بينهما a name
+            if s.j - s.i == 1 and (_coordinated_definite_noun(lex, doc, s.i) or _from_one_to_the_next(doc, s.i)):
+                continue  # «الموظف والعامل والتلميذ», «من زهرة إلى زهرة» "from flower to flower"
             if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
                 continue  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
                 continue
+            if doc.keys[s.i] in FRACTION_WORDS:
+                continue  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
             if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
                 continue
             if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
@@ -109,6 +119,10 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
                     continue  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"; «العامل راتبه وعاد»
             if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
                 continue
+            if s.j - s.i == 1 and (
+                _noun_and_its_adjective(doc, s.i) or _after_negation(lex, doc, s.i) or _adverb_accusative(lex, doc, s.i)
+            ):
+                continue  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
             if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
                 continue  # what is left of «سليم والحمد» is the everyday word (but «سعيد يخرج» is a subject)
         out.append(s)
@@ -120,12 +134,16 @@ def _opens_as_verb(doc: Reading, i: int) -> bool:
     return word is not None and word.opens_sentence and word.pos == "verb"
 
 
-def _no_nisba(doc: Reading, i: int) -> bool:
+def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
     word = doc.context[i]
     if word is None or not word.common:
         return False
     if word.pos in FUNCTION_POS:
         return True  # «حلمت أني أطير» "that I"
+    if word.pos == "noun" and word.lemma.endswith("يه") and word.lemma_frequency >= FREQUENT:
+        # «لحماية يديك» "to protect": a noun in ية, not a nisba (whose lemma ends in ي); السعودية read as a noun
+        # is the country, which the gazetteer lists
+        return not any(lex.gaz_match([st], 0) is not None for st, _p in lex.stems(doc.keys[i]))
     k = doc.keys[i].lstrip("و")
     if word.pos == "noun":
         return word.lemma in KIN_LEMMAS and (
@@ -142,6 +160,69 @@ def _not_a_post(doc: Reading, i: int) -> bool:
         return True
     written = bare(doc.toks[i].text)
     return written.endswith("ة") and word.lemma.endswith("ه") and key(written).endswith(word.lemma)
+
+
+def _noun_and_its_adjective(doc: Reading, i: int) -> bool:
+    """Token i is a frequent noun's indefinite accusative (حل → حلا) and an indefinite accusative adjective follows
+    it: «ستجدون حلا مناسبا» "you will find a suitable solution", not the name حلا."""
+    word = doc.context[i]
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    return (
+        word is not None
+        and after is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= FREQUENT
+        and key(bare(doc.toks[i].text)) == word.lemma + "ا"
+        and after.common
+        and after.pos == "adj"
+        and doc.keys[i + 1].endswith("ا")
+        and not doc.keys[i + 1].startswith("ال")
+    )
+
+
+def _adverb_accusative(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is a frequent noun's indefinite accusative that no list knows as a name (فور → فورا "at once",
+    even after a post: «اتصل بالطبيب فورا»); a listed name stays (نورا)."""
+    word = doc.context[i]
+    k = doc.keys[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= FREQUENT
+        and key(bare(doc.toks[i].text)) == word.lemma + "ا"
+        and k not in lex.name_part
+    )
+
+
+def _after_negation(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i comes right after a word that negates an adjective (cues `adjective_negation`: غير صالح)."""
+    return i > 0 and doc.keys[i - 1] in ADJECTIVE_NEGATION
+
+
+def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is و and a frequent definite common noun no list knows as a name part: the next item of a list
+    («الموظف والعامل والتلميذ»), not a name after the post before it."""
+    word = doc.context[i]
+    k = doc.keys[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= COMMON_FREQUENCY
+        and k.startswith("وال")
+        and k[1:] not in lex.name_part
+    )
+
+
+def _from_one_to_the_next(doc: Reading, i: int) -> bool:
+    """Token i is the word repeated in «من X إلى X» ("from flower to flower"): a common noun, not a name."""
+    keys = [k.lstrip("\u200b") for k in doc.keys]
+    n = len(keys)
+    return (i > 0 and i + 2 < n and keys[i - 1] == "من" and keys[i + 1] == "الي" and keys[i + 2] == keys[i]) or (
+        i > 2 and keys[i - 1] == "الي" and keys[i - 3] == "من" and keys[i - 2] == keys[i]
+    )
 
 
 def _plural_of_post(doc: Reading, i: int) -> bool:
@@ -189,6 +270,8 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True
     if not word.common:
         return False
+    if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
+        return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
     if word.pos == "verb":
         if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
             return word.lemma_frequency >= FREQUENT
@@ -238,6 +321,8 @@ def _common_word_not_a_place(doc: Reading, i: int) -> bool:
     word = doc.context[i]
     if word is None or not word.common or word.lemma_frequency < FREQUENT:
         return False
+    if word.lemma in KIN_LEMMAS and doc.keys[i].endswith("ي"):
+        return True  # «لأمي» "for my mother"
     return word.pos in FUNCTION_POS or _has_possessive(bare(doc.toks[i].text), word.lemma)
 
 
@@ -263,8 +348,10 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
     if _place_context(lex, doc, s, spans):
         return False
     before = doc.keys[i - 1].lstrip("\u200b") if i > 0 else ""
-    if before in QUANTIFIERS:
-        return True
+    if before in QUANTIFIERS or before in SPATIAL_ADVERBS:
+        return True  # «أي حائل» "any obstacle", «فوق التل» "above the hill"
+    if k.startswith("وال") and _coordinated_with_a_common_noun(doc, i, spans):
+        return True  # «الساحات والميادين» "the squares and the fields"
     if not k.startswith("ال"):
         return False
     word = doc.context[i]
@@ -291,6 +378,19 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
     )  # العريش المصنوع, الحديدة المعقوفة
 
 
+def _coordinated_with_a_common_noun(doc: Reading, i: int, spans: list[Span]) -> bool:
+    """The word right before token i is a definite common noun inside no entity: a town in و after it is the next
+    noun of the same list («الساحات والميادين»)."""
+    before = doc.context[i - 1] if i > 0 else None
+    return (
+        before is not None
+        and before.common
+        and before.pos == "noun"
+        and doc.keys[i - 1].lstrip("و").startswith("ال")
+        and not any(o.i <= i - 1 < o.j for o in spans)
+    )
+
+
 def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     """A one-word region or organisation (الخليج, الجزيرة) that morphology reads as a common word, inside no
     other entity, opening a clause (after a sentence's end, a comma or a colon) before a word that is no verb, with
@@ -309,16 +409,18 @@ def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: lis
 
 def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     """A one-word place spelled as a common noun's indefinite accusative (the noun and alif: كوب → كوبا, نار →
-    نارا) that morphology reads as that noun, no nisba (روسيا, سوريا read as روسي, سوري + ا stay), with no place
-    around it."""
+    نارا, صبي → صبيا) that morphology reads as that noun, with no place around it; a country is never a nisba's
+    accusative (روسيا, سوريا read as روسي, سوري + ا stay)."""
     word = doc.context[s.i]
     if word is None or not word.common or word.pos != "noun" or word.frequency < ACCUSATIVE_FREQUENCY:
         return False
     written = key(bare(doc.toks[s.i].text))
     if written[:1] in ("و", "ف") and written[1:] == word.lemma + "ا":
         written = written[1:]
-    if written != word.lemma + "ا" or word.lemma.endswith("ي"):
+    if written != word.lemma + "ا":
         return False
+    if word.lemma.endswith("ي") and not any(st in lex.towns for st, _p in lex.stems(doc.keys[s.i])):
+        return False  # روسيا, سوريا: a country is no nisba's accusative; a town may be one («العمل صبيا» "as a boy")
     return not _place_context(lex, doc, s, spans)
 
 

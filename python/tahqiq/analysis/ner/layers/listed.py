@@ -7,6 +7,7 @@ from tahqiq.analysis.ner.cues import (
     GPE_PREFIX,
     NATURAL_HEADS_LISTED,
     NOT_NAME_PHRASES,
+    PLACE_IDIOMS,
     PRAYER_HEADS,
     REGNAL,
     REGNAL_TITLES,
@@ -81,6 +82,8 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             continue
         if g is not None and g[0] == i + 1 and g[1] in ("GPE", "LOC", "CURR") and not _placed(lex, doc, i, g[1]):
             g = None  # الزيتون, سال, ذهب: an everyday word, not the village or the currency of the same name
+        if g is not None and g[0] == i + 1 and i + 1 < n and (keys[i], keys[i + 1]) in PLACE_IDIOMS:
+            g = None  # «مسقط رأسه» "his birthplace"
         if g is not None and g[0] == i + 1 and g[1] == "GPE" and i > 0 and lex.heads(keys[i - 1]) & PRAYER_HEADS:
             g = None  # «صلاة المغرب» "the sunset prayer"
         if (
@@ -252,14 +255,18 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
     k = doc.keys[i]
     # a colour's feminine read as the noun of its masculine: البيضاء of ابيض, الخضراء of اخضر (فعلاء of أفعل)
     heads = (word.lemma[:3], word.lemma[1:4]) if len(word.lemma) == 4 and word.lemma[0] == "ا" else (word.lemma[:3],)
-    return any(
-        strip_article(st).startswith(heads)
-        for st, p in lex.stems(k)
-        if not p or k[:p] in ("و", "ف") or st.startswith("ال")
-    ) or (
-        # a preposition on a very frequent noun read whole: بحركة "with a movement" (a village is called بحركة);
-        # لوزان stays ل + وزان (86), بعلبك ب + علبة (the lemma is no stem of the word)
-        word.lemma_frequency >= VERY_FREQUENT and any(p and strip_article(st) == word.lemma for st, p in lex.stems(k))
+    return (
+        any(
+            strip_article(st).startswith(heads) or (st.startswith("ال") and st[2:] == word.lemma)  # التل is تل
+            for st, p in lex.stems(k)
+            if not p or k[:p] in ("و", "ف") or st.startswith("ال")
+        )
+        or (
+            # a preposition on a very frequent noun read whole: بحركة "with a movement" (a village is called بحركة);
+            # لوزان stays ل + وزان (86), بعلبك ب + علبة (the lemma is no stem of the word)
+            word.lemma_frequency >= VERY_FREQUENT
+            and any(p and strip_article(st) == word.lemma for st, p in lex.stems(k))
+        )
     )
 
 
