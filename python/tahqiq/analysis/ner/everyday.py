@@ -37,6 +37,7 @@ from __future__ import annotations
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
     FRACTION_WORDS,
+    GENERIC_PLACES,
     GPE_PREFIX,
     KIN_LEMMAS,
     PLACE_PREPOSITIONS,
@@ -80,6 +81,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue
         if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
             continue
+        if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
+            continue  # «مكتبة المدرسة» "the school's library": a part of a place no name names
         if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
             continue  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
         if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
