@@ -48,7 +48,7 @@ from tahqiq.analysis.ner.cues import (
 )
 from tahqiq.analysis.ner.layers.listed import reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
+from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span, WordInContext
 from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
@@ -123,7 +123,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
                 continue
             if s.j - s.i == 1 and (
-                _noun_and_its_adjective(doc, s.i) or _after_negation(lex, doc, s.i) or _adverb_accusative(lex, doc, s.i)
+                _noun_and_its_adjective(doc, s.i) or _after_negation(doc, s.i) or _adverb_accusative(lex, doc, s.i)
             ):
                 continue  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
             if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
@@ -165,18 +165,27 @@ def _not_a_post(doc: Reading, i: int) -> bool:
     return written.endswith("ة") and word.lemma.endswith("ه") and key(written).endswith(word.lemma)
 
 
-def _noun_and_its_adjective(doc: Reading, i: int) -> bool:
-    """Token i is a frequent noun's indefinite accusative (حل → حلا) and an indefinite accusative adjective follows
-    it: «ستجدون حلا مناسبا» "you will find a suitable solution", not the name حلا."""
+def _common_noun(doc: Reading, i: int, floor: int) -> WordInContext | None:
+    """How token i reads when morphology reads it as a common noun whose lemma is `floor` or more in the corpus."""
     word = doc.context[i]
+    if word is not None and word.common and word.pos == "noun" and word.lemma_frequency >= floor:
+        return word
+    return None
+
+
+def _noun_accusative(doc: Reading, i: int) -> bool:
+    """Token i is a frequent noun's indefinite accusative: the lemma and alif (حل → حلا, فور → فورا)."""
+    word = _common_noun(doc, i, FREQUENT)
+    return word is not None and key(bare(doc.toks[i].text)) == word.lemma + "ا"
+
+
+def _noun_and_its_adjective(doc: Reading, i: int) -> bool:
+    """Token i is a noun's indefinite accusative and an indefinite accusative adjective follows it: «ستجدون حلا
+    مناسبا» "you will find a suitable solution", not the name حلا."""
     after = doc.context[i + 1] if i + 1 < doc.n else None
     return (
-        word is not None
+        _noun_accusative(doc, i)
         and after is not None
-        and word.common
-        and word.pos == "noun"
-        and word.lemma_frequency >= FREQUENT
-        and key(bare(doc.toks[i].text)) == word.lemma + "ا"
         and after.common
         and after.pos == "adj"
         and doc.keys[i + 1].endswith("ا")
@@ -185,38 +194,21 @@ def _noun_and_its_adjective(doc: Reading, i: int) -> bool:
 
 
 def _adverb_accusative(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i is a frequent noun's indefinite accusative that no list knows as a name (فور → فورا "at once",
-    even after a post: «اتصل بالطبيب فورا»); a listed name stays (نورا)."""
-    word = doc.context[i]
-    k = doc.keys[i]
-    return (
-        word is not None
-        and word.common
-        and word.pos == "noun"
-        and word.lemma_frequency >= FREQUENT
-        and key(bare(doc.toks[i].text)) == word.lemma + "ا"
-        and k not in lex.name_part
-    )
+    """Token i is a noun's indefinite accusative that no list knows as a name (فورا "at once", even after a post:
+    «اتصل بالطبيب فورا»); a listed name stays (نورا)."""
+    return _noun_accusative(doc, i) and doc.keys[i] not in lex.name_part
 
 
-def _after_negation(lex: Lexicon, doc: Reading, i: int) -> bool:
+def _after_negation(doc: Reading, i: int) -> bool:
     """Token i comes right after a word that negates an adjective (cues `adjective_negation`: غير صالح)."""
     return i > 0 and doc.keys[i - 1] in ADJECTIVE_NEGATION
 
 
 def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i is و and a frequent definite common noun no list knows as a name part: the next item of a list
-    («الموظف والعامل والتلميذ»), not a name after the post before it."""
-    word = doc.context[i]
+    """Token i is و and a definite common noun no list knows as a name part: the next item of a list («الموظف
+    والعامل والتلميذ»), not a name after the post before it."""
     k = doc.keys[i]
-    return (
-        word is not None
-        and word.common
-        and word.pos == "noun"
-        and word.lemma_frequency >= COMMON_FREQUENCY
-        and k.startswith("وال")
-        and k[1:] not in lex.name_part
-    )
+    return _common_noun(doc, i, COMMON_FREQUENCY) is not None and k.startswith("وال") and k[1:] not in lex.name_part
 
 
 def _from_one_to_the_next(doc: Reading, i: int) -> bool:
