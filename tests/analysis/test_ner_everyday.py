@@ -191,6 +191,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("أعلنت البلدية أن الموظف والعامل والتلميذ يركبون الحافلة مجانا", "والتلميذ"),  # a list, no name
         ("لكن الشمس أشد ضوءا وأنور منه", "وأنور"),  # "brighter than it": a name holds no preposition
         ("ابحث عن القصة في مكتبة المدرسة", "مكتبة"),  # a part of a place (cues generic_place)
+        ("ندفع الإيجار في أول الشهر", "أول"),  # "at the start of the month" (cues span_noun)
         ("إذا عاملته بلطف صار صديقك", "عاملته"),
         ("للجزيرة شواطئ من كل جهة، والخليج مياه تدخل في اليابسة", "والخليج"),  # no list across a comma
         # a region or an organisation named by a common word, as a definition's subject
@@ -291,6 +292,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("أعلنت الحكومة السعودية خطة جديدة", ("NORP", "السعودية")),  # a nisba, not a noun in ية
         ("ولد الرئيس في مسقط وعاش فيها", ("GPE", "مسقط")),
         ("أقيمت المباراة على استاد البيت في الخور", ("FAC", "استاد البيت")),  # البيت is no generic place here
+        ("فاز الفريق في أول يوم من البطولة", ("ORDINAL", "أول")),  # before an indefinite noun it counts
+        ("كان أول الفائزين بالجائزة", ("ORDINAL", "أول")),
         ("صرح رئيس المحكمة الدستورية العليا بولس فهمي بأن الحكم نهائي", ("PERS", "بولس فهمي")),  # ب + ولس: no
         ("زار الوزير مدينة الزرقاء", ("GPE", "الزرقاء")),
     ],

@@ -43,6 +43,7 @@ from tahqiq.analysis.ner.cues import (
     PLACE_PREPOSITIONS,
     QUANTIFIERS,
     REGNAL,
+    SPAN_NOUNS,
     SPATIAL_ADVERBS,
     VERB_PARTICLES,
 )
@@ -81,6 +82,8 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue
         if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
             continue
+        if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
+            continue  # «في أول الشهر» "at the start of the month"
         if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
             continue  # «مكتبة المدرسة» "the school's library": a part of a place no name names
         if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
@@ -274,6 +277,11 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _beginning_of_a_span(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is «أول» (a clitic allowed) right before a noun of a span (cues `span_noun`): its beginning."""
+    return i + 1 < doc.n and doc.keys[i + 1] in SPAN_NOUNS and any(st == "اول" for st, _p in lex.stems(doc.keys[i]))
 
 
 def _after_a_verb_particle(lex: Lexicon, doc: Reading, i: int) -> bool:
