@@ -1,8 +1,8 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
-ner_everyday_dev2 and ner_everyday_dev3.
+ner_everyday_dev2, ner_everyday_dev3 and ner_everyday_dev4.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
-opinion pieces and letters). It measures false positives on everyday words that are also names or places, and what
+opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false positives on everyday words that are also names or places, and what
 is found among the few real entities. Licence: CC BY-SA 4.0, written for tahqiq by its authors.
 
 - ner_everyday (tests/gold/src/ner_everyday.txt -> tests/gold/ner_everyday.jsonl) was written blind: its author
@@ -19,11 +19,16 @@ is found among the few real entities. Licence: CC BY-SA 4.0, written for tahqiq 
   development set of other texts and other trap words, bound by the decisions of the three headers above (its author
   read those headers, never their sentences; its own header says what else was read and what it added): it may be
   read and tuned on.
+- ner_everyday_dev4 (tests/gold/src/ner_everyday_dev4.txt -> tests/gold/ner_everyday_dev4.jsonl) is a fourth
+  development set in four other genres (personal messages, diary entries, notices and product descriptions,
+  dialogues) with other trap words, bound by the decisions of the four headers above (its author read those headers,
+  never their sentences; its own header says what else was read and what it added): it may be read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
-- a line starting with `#` is a comment; `# genre: story|howto|classroom|opinion` sets the genre (the jsonl
-  `topic`) of the sentences after it;
+- a line starting with `#` is a comment; `# genre: story|howto|classroom|opinion|message|diary|notice|dialogue`
+  sets the genre (the jsonl `topic`) of the sentences after it (the first four for the first four sets, the last
+  four for ner_everyday_dev4);
 - blocks are separated by blank lines; the first line of a block is the sentence, then one entity a line:
   `TYPE entity text`, with an optional `#n` suffix picking the n-th token-aligned occurrence (default 1st);
   entities are listed outermost first, nested ones after the entity holding them.
@@ -35,7 +40,7 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py check [SET]    # check the jsonl against the source and the scanner
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
-SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2 or ner_everyday_dev3.
+SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3 or ner_everyday_dev4.
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 SETS = {
     name: (GOLD / "src" / f"{name}.txt", GOLD / f"{name}.jsonl")
-    for name in ("ner_everyday", "ner_everyday_dev", "ner_everyday_dev2", "ner_everyday_dev3")
+    for name in ("ner_everyday", "ner_everyday_dev", "ner_everyday_dev2", "ner_everyday_dev3", "ner_everyday_dev4")
 }
 DEFAULT_SET = "ner_everyday"
 SRC, OUT = SETS[DEFAULT_SET]
@@ -60,7 +65,7 @@ TYPES = (
     "PERS NORP OCC ORG GPE LOC FAC EVENT DATE TIME CARDINAL ORDINAL PERCENT "
     "LANGUAGE QUANTITY WEBSITE UNIT LAW MONEY PRODUCT CURR"
 ).split()
-GENRES = ("story", "howto", "classroom", "opinion")
+GENRES = ("story", "howto", "classroom", "opinion", "message", "diary", "notice", "dialogue")
 ARABIC_RUN = re.compile(r"[\u0621-\u063A\u0641-\u064A\u0671-\u06D3]+")
 OCCURRENCE = re.compile(r"^(.*?)\s+#(\d+)$")
 
@@ -191,6 +196,8 @@ def stats(rows: list[dict]) -> str:
             by_genre_type[g][e["type"]] += 1
     out = []
     for g in GENRES:
+        if not sentences[g]:
+            continue
         per100 = 100 * ents[g] / tokens[g] if tokens[g] else 0.0
         detail = ", ".join(f"{t} {n}" for t, n in sorted(by_genre_type[g].items(), key=lambda x: (-x[1], x[0])))
         out.append(
