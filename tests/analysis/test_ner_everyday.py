@@ -346,6 +346,16 @@ def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> No
     assert report["unfounded_per_1000_words"] <= 7.5, report["unfounded_per_1000_words"]
 
 
+def test_the_fourth_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev4 as the service reads it (2026-11-29, written blind to the recognizer in other genres:
+    messages, diaries, notices, dialogues; measured once out of sample: F1 0.622, 20.4 spurious and 15.9 unfounded
+    per 1,000 words for the code before that session's rules, 0.632, 18.5 and 14.0 with them; not tuned on yet)."""
+    report = ner_report([GOLD / "ner_everyday_dev4.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.62, report["micro"]
+    assert report["fp_per_1000_words"] <= 19.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 15.0, report["unfounded_per_1000_words"]
+
+
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words;
     2026-11-29: see docs/quality.md; later that day 0.734, 3.9 spurious and 0.8 unfounded)."""
