@@ -2,8 +2,9 @@
 ner_everyday_dev2, ner_everyday_dev3 and ner_everyday_dev4.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
-opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false positives on everyday words that are also names or places, and what
-is found among the few real entities. Licence: CC BY-SA 4.0, written for tahqiq by its authors.
+opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
+positives on everyday words that are also names or places, and what is found among the few real entities. Licence:
+CC BY-SA 4.0, written for tahqiq by its authors.
 
 - ner_everyday (tests/gold/src/ner_everyday.txt -> tests/gold/ner_everyday.jsonl) was written blind: its author
   read only the conventions of docs/design/ner.md, the gold-file notes of docs/quality.md and the line formats of
