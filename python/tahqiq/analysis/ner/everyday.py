@@ -47,7 +47,7 @@ from tahqiq.analysis.ner.cues import (
     SPATIAL_ADVERBS,
     VERB_PARTICLES,
 )
-from tahqiq.analysis.ner.layers.listed import reads_as_common_word
+from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span, WordInContext
 from tahqiq.arabic.clitics import strip_article
@@ -66,7 +66,6 @@ PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
-COMMON_FREQUENCY = 30  # as layers.listed: below it a lemma may be the analyser's artefact
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
 VERY_FREQUENT_FUNCTION = 4000
@@ -216,10 +215,9 @@ def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 def _from_one_to_the_next(doc: Reading, i: int) -> bool:
     """Token i is the word repeated in «من X إلى X» ("from flower to flower"): a common noun, not a name."""
-    keys = [k.lstrip("\u200b") for k in doc.keys]
-    n = len(keys)
-    return (i > 0 and i + 2 < n and keys[i - 1] == "من" and keys[i + 1] == "الي" and keys[i + 2] == keys[i]) or (
-        i > 2 and keys[i - 1] == "الي" and keys[i - 3] == "من" and keys[i - 2] == keys[i]
+    key_at, k = doc.plain_key, doc.keys[i]
+    return (i > 0 and i + 2 < doc.n and key_at(i - 1) == "من" and key_at(i + 1) == "الي" and doc.keys[i + 2] == k) or (
+        i > 2 and key_at(i - 1) == "الي" and key_at(i - 3) == "من" and doc.keys[i - 2] == k
     )
 
 
@@ -286,7 +284,7 @@ def _beginning_of_a_span(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 def _after_a_verb_particle(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i comes right after a particle that only a verb follows (cues `verb_particle`: لم, لن, قد, سوف, إذا)."""
-    return any(st in VERB_PARTICLES for st, _p in lex.stems(doc.keys[i - 1].lstrip("\u200b")))
+    return any(st in VERB_PARTICLES for st, _p in lex.stems(doc.plain_key(i - 1)))
 
 
 def _frequent_verb(doc: Reading, i: int) -> bool:
@@ -350,7 +348,7 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
         return False  # جامعة حلب ⊃ GPE: the organisation says it
     if _place_context(lex, doc, s, spans):
         return False
-    before = doc.keys[i - 1].lstrip("\u200b") if i > 0 else ""
+    before = doc.plain_key(i - 1) if i > 0 else ""
     if before in QUANTIFIERS or before in SPATIAL_ADVERBS:
         return True  # «أي حائل» "any obstacle", «فوق التل» "above the hill"
     if k.startswith("وال") and _coordinated_with_a_common_noun(doc, i, spans):
@@ -434,7 +432,7 @@ def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bo
     if any(p and ("ب" in k[:p] or "ل" in k[:p]) for _st, p in lex.stems(k)):
         return True  # بالحديدة, لحلب
     if i > 0:
-        before = doc.keys[i - 1].lstrip("\u200b")
+        before = doc.plain_key(i - 1)
         if any(st in PLACE_PREPOSITIONS or st in GPE_PREFIX for st, _p in lex.stems(before)):
             return True
         if k.startswith("و") and _listed_after_a_preposition_of_place(doc, i):
@@ -455,7 +453,7 @@ def _listed_after_a_preposition_of_place(doc: Reading, i: int) -> bool:
     for x in range(i - 1, max(-1, i - 6), -1):
         if doc.toks[x].kind != "word":
             return False
-        if doc.keys[x].lstrip("\u200b") in PLACE_PREPOSITIONS:
+        if doc.plain_key(x) in PLACE_PREPOSITIONS:
             return True
     return False
 

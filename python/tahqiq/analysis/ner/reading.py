@@ -89,6 +89,10 @@ class Reading:
         self.spans.append(span)
         return span
 
+    def plain_key(self, i: int) -> str:
+        """Token i's key without the mark that keeps على, إلى, أمام … apart from names (see ``keys``)."""
+        return self.keys[i].lstrip("\u200b")
+
     def read_common(self, i: int) -> bool:
         """Morphology in context reads token i as a common word (`WordInContext.common`)."""
         word = self.context[i]
