@@ -214,6 +214,45 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("تتسع الساحة لمئات السيارات", "لمئات"),
         # a minor place's name that the analyser's dictionary knows as a noun, unknown to its corpus
         ("جلسنا في الحوش بعد العشاء", "الحوش"),
+        # a local service named by what it is for, or by a generic qualifier, is no name (cues service_head)
+        ("أخذنا الطفل إلى مستشفى الأطفال ليلا", "مستشفى"),
+        ("نلتقي عند محطة الوقود قرب الجسر", "محطة"),
+        ("ذهبنا إلى مكتب البريد لإرسال الرسالة", "مكتب"),  # a purpose after it
+        ("اشترينا الملابس من المركز التجاري", "المركز"),
+        ("فتحت حسابا في البنك القريب من بيتي", "البنك"),
+        ("يلعب الأطفال في ملعب صغير خلف المدرسة", "ملعب"),  # an indefinite qualifier: nothing after it counts
+        ("يعاني كثير من الأطفال من قصر النظر", "قصر"),
+        # a one-word place read as a common word before a colour, or a colour itself with no place around it
+        ("أمسك الولد الخرطوم الأخضر وسقى الزرع", "الخرطوم"),
+        ("ثم لبست الأبيض لأنه أبسط", "الأبيض"),
+        # a place in construct, opening a sentence or after a preposition: a thing («the table's diameter»)
+        ("قطر الدائرة ضعف نصف قطرها", "قطر"),
+        ("أجلت البلدية المشروع بحجة قلة المال", "بحجة"),
+        ("كان جدول ينبع من بين الصخور", "ينبع"),  # a town read as a verb
+        # everyday phrases that hold a name's letters (cues name_idiom)
+        ("أحمد الله على سلامتك", "أحمد"),
+        ("أضف كوبا من جوز الهند المبشور", "الهند"),
+        ("أضف كوبا من جوز الهند المبشور", "كوبا"),  # the idiom's place is no place around كوبا
+        ("هذا المكان يذكرني بمسقط رأسي", "مسقط"),  # a place idiom with a clitic
+        # a nisba that qualifies no noun is a noun of its own; "my door" is no people
+        ("ضعي العجين في الصينية ثم أدخليها الفرن", "الصينية"),
+        ("يطرق الجار بابي كل صباح", "بابي"),
+        # identifying numbers count nothing (the everyday headers)
+        ("اتصلوا على الرقم 0791234567 للحجز", "0791234567"),
+        ("تسكن عائلتي في البناية رقم 14", "14"),
+        ("وصلت إلى الباب بثانية واحدة قبل إغلاقه", "بثانية"),  # the unit of time, with its clitic
+        # a span of time or a clause after the head of an event is no event
+        ("كل يوم الحجة نفسها ولا يتغير شيء", "يوم"),
+        ("وذات يوم سقطت الكرة في البئر", "يوم"),
+        # persons: a quality in construct, a verb or an accusative after a post, a definite noun in a list
+        ("أخي سعيد الحظ دائما", "سعيد"),
+        ("كان من حسن حظي أن المطر توقف", "حسن"),
+        ("صديقي حسن الخلق", "حسن"),
+        ("دخلت على الطبيبة وقلت: شكرا", "وقلت"),
+        ("وأعطتني موظفة الاستقبال موعدا للمراجعة", "موعدا"),
+        ("أعطتني موظفة الاستقبال موعدا قريبا", "موعدا"),  # a noun and its adjective, after a post
+        ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "المعمول"),
+        ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "القاضي"),  # a sweet's name
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -296,6 +335,16 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("كان أول الفائزين بالجائزة", ("ORDINAL", "أول")),
         ("صرح رئيس المحكمة الدستورية العليا بولس فهمي بأن الحكم نهائي", ("PERS", "بولس فهمي")),  # ب + ولس: no
         ("زار الوزير مدينة الزرقاء", ("GPE", "الزرقاء")),
+        # named services, and the frames the everyday rules leave alone
+        ("اجتمع صندوق النقد الدولي بالوزراء", ("ORG", "صندوق النقد الدولي")),
+        ("نقل المصابون إلى مستشفى العودة في جباليا", ("ORG", "مستشفى العودة")),  # an ideal names it
+        ("افتتح نادي الزمالك موسمه الجديد", ("ORG", "نادي الزمالك")),
+        ("شارك الفيلم في مهرجان كان السينمائي", ("EVENT", "مهرجان كان السينمائي")),  # كان is the town
+        ("تراجعت أسهم شركة تسلا الأمريكية", ("NORP", "الأمريكية")),
+        ("وصل فريق أردني إلى القمة", ("NORP", "أردني")),
+        ("اتفق الوزير مع الإيطالية كيارا روسي", ("NORP", "الإيطالية")),  # before a person: her people
+        ("انطلقت في العاصمة العراقية بغداد أعمال القمة", ("GPE", "بغداد")),  # ب is a letter of the name
+        ("احتفت دار الأوبرا في مسقط بمئوية الموسيقار", ("GPE", "مسقط")),  # a preposition opens a phrase
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -329,31 +378,32 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
     unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.738,
-    10.8 and 5.7)."""
+    10.8 and 5.7; after the fourth round of everyday rules 0.749, 9.1 and 4.1)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.72, report["micro"]
-    assert report["fp_per_1000_words"] <= 12.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 6.5, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.73, report["micro"]
+    assert report["fp_per_1000_words"] <= 10.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 4.8, report["unfounded_per_1000_words"]
 
 
 def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev3 as the service reads it (2026-11-29, written blind to the recognizer; measured first out of
     sample: F1 0.565, 18.6 spurious and 12.4 unfounded per 1,000 words for the code before that session's rules,
-    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md)."""
+    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md; after the fourth round 0.611, 10.1, 3.9)."""
     report = ner_report([GOLD / "ner_everyday_dev3.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.58, report["micro"]
-    assert report["fp_per_1000_words"] <= 14.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 7.5, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.60, report["micro"]
+    assert report["fp_per_1000_words"] <= 11.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 4.6, report["unfounded_per_1000_words"]
 
 
 def test_the_fourth_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev4 as the service reads it (2026-11-29, written blind to the recognizer in other genres:
     messages, diaries, notices, dialogues; measured once out of sample: F1 0.622, 20.4 spurious and 15.9 unfounded
-    per 1,000 words for the code before that session's rules, 0.632, 18.5 and 14.0 with them; not tuned on yet)."""
+    per 1,000 words for the code before that session's rules, 0.632, 18.5 and 14.0 with them; the fourth round of
+    everyday rules was made from its errors: 0.680, 10.6 and 6.1)."""
     report = ner_report([GOLD / "ner_everyday_dev4.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.62, report["micro"]
-    assert report["fp_per_1000_words"] <= 19.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 15.0, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.66, report["micro"]
+    assert report["fp_per_1000_words"] <= 11.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

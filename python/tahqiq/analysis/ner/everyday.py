@@ -36,17 +36,28 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
+    COLOURS,
+    EVERY_WORD,
     FRACTION_WORDS,
     GENERIC_PLACES,
+    GENERIC_QUALIFIERS,
     GPE_PREFIX,
+    IDEAL_NOUNS,
     KIN_LEMMAS,
+    LONE_ONE,
+    NAME_IDIOMS,
+    NUMBER_LABELS,
+    PLACE_HEADS,
     PLACE_PREPOSITIONS,
+    QUALITY_NOUNS,
     QUANTIFIERS,
     REGNAL,
+    SERVICE_HEADS,
     SPAN_NOUNS,
     SPATIAL_ADVERBS,
     VERB_PARTICLES,
 )
+from tahqiq.analysis.ner.layers.heads import frequent_common_noun
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span, WordInContext
@@ -60,9 +71,12 @@ FREQUENT_PAST_VERB = 300  # a past verb has no prefix to tell it, and more names
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
 PRESENT_PREFIXES = "يتن"
+OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive pronouns (حظي, حظك, حظنا)
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
 NAME_TYPES = NOUN_TYPES | {"EVENT"}
 PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
+AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
+THING_AFTER = COLOURS | LONE_ONE  # words after which a one-word place read as a common word is a thing
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
@@ -76,20 +90,34 @@ SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
     """The resolved spans with the rules above applied (a cut person keeps its first words)."""
     out: list[Span] = []
+    in_idiom = _inside_idioms(lex, doc)
+    spans = [s for s in spans if s.i not in in_idiom]  # «جوز الهند» "coconut", «أحمد الله» "I praise God"
     for s in spans:
         if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
             continue
         if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
             continue
+        if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
+            continue  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
         if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
             continue  # «في أول الشهر» "at the start of the month"
         if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
             continue  # «مكتبة المدرسة» "the school's library": a part of a place no name names
+        if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
+            continue  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
+        if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
+            continue  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
+        if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
+            continue  # «بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"
         if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
             continue  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
         if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
             continue  # «كل يوم تحمي القلب»: a clause, not an event
-        if s.j - s.i == 1 and s.type == "NORP" and _no_nisba(lex, doc, s.i):
+        if s.type == "EVENT" and s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD:
+            continue  # «كل يوم الحجة نفسها» "every day the same excuse": a span of time, not an event
+        if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
+            continue  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
+        if s.j - s.i == 1 and s.type == "NORP" and (_no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
             continue
         if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
             continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
@@ -97,15 +125,21 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             continue  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
         if s.j - s.i == 1 and s.type == "GPE" and _indefinite_accusative(lex, doc, s, spans):
             continue  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
+        if s.j - s.i == 1 and s.type == "GPE" and _town_read_as_verb(lex, doc, s, spans):
+            continue  # «جدول ينبع من بين الصخر» "a brook that springs"
         if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
             continue  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
         if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
             continue
         if s.type == "PERS":
-            if s.j - s.i == 1 and doc.read_as(s.i, FUNCTION_POS):
-                continue  # «فحكم المعلم بينهما»: not even a title makes بينهما a name
-            if s.j - s.i == 1 and (_coordinated_definite_noun(lex, doc, s.i) or _from_one_to_the_next(doc, s.i)):
-                continue  # «الموظف والعامل والتلميذ», «من زهرة إلى زهرة» "from flower to flower"
+            if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _frequent_verb_no_name(lex, doc, s.i)):
+                continue  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
+            if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):
+                continue  # «أعطتني الموظفة موعدا قريبا» "a close appointment", even after a post
+            if s.j - s.i <= 2 and s.i + 1 < doc.n and _quality_noun(lex, doc, s.i + 1):
+                continue  # «سعيد الحظ» "lucky", «من حسن حظي» "luckily for me": a quality, no name
+            if _coordinated_definite_noun(lex, doc, s.i) or (s.j - s.i == 1 and _from_one_to_the_next(doc, s.i)):
+                continue  # «الموظف والعامل والتلميذ», «والمعمول الطازج», «من زهرة إلى زهرة» "from flower to flower"
             if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
                 continue  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
             if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
@@ -134,6 +168,115 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     return out
 
 
+def _inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
+    """The tokens of every everyday phrase (cues `name_idiom`) in the text; its first word may carry a clitic."""
+    inside: set[int] = set()
+    for phrase in NAME_IDIOMS:
+        size = len(phrase)
+        for x in range(doc.n - size + 1):
+            if tuple(doc.keys[x + 1 : x + size]) == phrase[1:] and phrase[0] in lex.heads(doc.keys[x]):
+                inside.update(range(x, x + size))
+    return frozenset(inside)
+
+
+def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span is a head and a generic qualifier (cues `generic_qualifier`: المركز التجاري, البنك القريب), or a
+    local service's head (cues `service_head`: مكتب, مستشفى, محطة) and what kind it is: an indefinite qualifier,
+    whatever follows (ملعب صغير للأطفال), or a frequent common noun no rule found as a name, no nisba and no ideal
+    (cues `ideal_noun`: مستشفى العودة), alone or before a purpose (مكتب البريد, مستشفى الأطفال)."""
+    i = s.i
+    if s.j - i < 2:
+        return False
+    k = doc.keys[i + 1]
+    if s.j - i == 2 and k.startswith("ال") and k in GENERIC_QUALIFIERS:
+        return True
+    if not any(strip_article(st) in SERVICE_HEADS for st, _p in lex.stems(doc.keys[i])):
+        return False
+    if k in GENERIC_QUALIFIERS:
+        return True
+    if k in IDEAL_NOUNS or not frequent_common_noun(doc, i + 1) or k.endswith(("ي", "يه")):
+        return False  # مستشفى العودة: an ideal names it; النادي الأهلي: a nisba
+    return s.j - i == 2 or _purpose_after(lex, doc, s, spans)
+
+
+def _purpose_after(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span's words after its first two open on ل and hold no other entity: a purpose, not a name's part
+    («مكتب البريد لإرسال الرسالة»; «مركز الملك سلمان للإغاثة» holds a person)."""
+    k = doc.keys[s.i + 2]
+    return any(p and "ل" in k[:p] for _st, p in lex.stems(k)) and not any(
+        o is not s and s.i + 1 <= o.i < s.j for o in spans
+    )
+
+
+def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Digits that name rather than count: after a label (cues `number_label`: رقم, الشقة), inside no other
+    entity, or a telephone number (eight digits or more, the first 0)."""
+    text = doc.toks[s.i].text
+    if not text.isdigit():
+        return False
+    if len(text) >= 8 and text.startswith("0"):
+        return True
+    return (
+        s.i > 0
+        and bool(lex.heads(doc.keys[s.i - 1]) & NUMBER_LABELS)
+        and not any(o is not s and o.i <= s.i < o.j for o in spans)
+    )
+
+
+def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place that morphology reads as a common word, followed by a colour or by «one» (cues `colour`,
+    `lone_one`): a thing, not the town (الخرطوم الأخضر, ليمونة واحدة); a city's colour is a word of its name. A
+    colour itself (الأبيض, a town in Sudan) is a place only in a place's context («لبست الأبيض» "I wore white")."""
+    i = s.i
+    if not reads_as_common_word(lex, doc, i):
+        return False
+    if doc.keys[i] in COLOURS:  # «بلدية الزرقاء», «البيت الأبيض» hold it: a name
+        return not any(o is not s and o.i <= i < o.j for o in spans) and not _place_context(lex, doc, s, spans)
+    return i + 1 < doc.n and doc.keys[i + 1] in THING_AFTER
+
+
+def _place_in_construct(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place that morphology reads as a common noun, opening a sentence or right after a preposition
+    (on it or before it), before a frequent definite common noun inside no entity and no place's head (or an
+    indefinite one in construct with a definite word): the first term of a construct, a thing, since a town takes
+    no genitive («بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter", «حمص
+    الشعيرية» "brown the vermicelli"). After a verb the noun may be its subject («زارت حلب الوزيرة»), and a date
+    or a name after the place is an entity of its own («في غزة الأسبوع الماضي»)."""
+    i = s.i
+    k = doc.keys[i]
+    word = _common_noun(doc, i, FREQUENT)
+    if word is None or i + 1 >= doc.n or not any(strip_article(st) == word.lemma for st, _p in lex.stems(k)):
+        return False  # the noun read is the whole word, a clitic aside (بحجة is ب + حجة)
+    framed = (
+        word.opens_sentence
+        or i == 0
+        or doc.toks[i - 1].kind != "word"
+        or doc.read_as(i - 1, frozenset({"prep"}))
+        or _preposition_on_a_place(lex, k)
+    )
+    if not framed:
+        return False
+    after = _common_noun(doc, i + 1, FREQUENT)
+    if after is None or any(o.i <= i + 1 < o.j for o in spans) or lex.heads(doc.keys[i + 1]) & PLACE_HEADS:
+        return False
+    if doc.keys[i + 1].startswith("ال"):
+        return True
+    return (  # «بحجة قلة الميزانية»; but «في مسقط بمئوية الموسيقار»: a preposition opens a phrase of its own
+        len(lex.stems(doc.keys[i + 1])) == 1
+        and i + 2 < doc.n
+        and doc.keys[i + 2].startswith("ال")
+        and doc.read_as(i + 2, frozenset({"noun"}))
+    )
+
+
+def _preposition_on_a_place(lex: Lexicon, k: str) -> bool:
+    """The key is ب or ل on a listed place (بحجة), not a place that starts with the letter (بغداد, لندن)."""
+    stems = lex.stems(k)
+    if any(p == 0 and lex.gaz.get(st) for st, p in stems):
+        return False
+    return any(p and ("ب" in k[:p] or "ل" in k[:p]) and lex.gaz.get(st) for st, p in stems)
+
+
 def _opens_as_verb(doc: Reading, i: int) -> bool:
     word = doc.context[i]
     return word is not None and word.opens_sentence and word.pos == "verb"
@@ -151,10 +294,33 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
         return not any(lex.gaz_match([st], 0) is not None for st, _p in lex.stems(doc.keys[i]))
     k = doc.keys[i].lstrip("و")
     if word.pos == "noun":
-        return word.lemma in KIN_LEMMAS and (
-            (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+        if word.lemma in KIN_LEMMAS:
+            return (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+        # «يطرق بابي» "my door": a frequent noun and "my", where the noun is no place (مصري is no "my Egypt")
+        return (
+            k.endswith("ي")
+            and k[:-1] == word.lemma
+            and word.lemma_frequency >= FREQUENT
+            and lex.gaz_match([word.lemma], 0) is None
+            and lex.gaz_match(["ال" + word.lemma], 0) is None
         )
     return word.pos == "adj" and k.endswith(("ي", "يه")) and not word.lemma.endswith("ي")
+
+
+def _nisba_as_a_noun(doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A definite feminine nisba right after a preposition or a verb that is no entity's word, and before no
+    entity: it qualifies no noun, so it is a noun of its own (the tray: «في الصينية», «وأدخل الصينية الفرن»), not
+    a people («مدينة نيس الفرنسية», «مع الإيطالية كيارا روسي» stay)."""
+    i = s.i
+    k = doc.keys[i].lstrip("وف")
+    return (
+        i > 0
+        and k.startswith("ال")
+        and k.endswith("يه")
+        and doc.read_as(i, frozenset({"adj", "noun"}))
+        and doc.read_as(i - 1, AFTER_NO_NOUN)
+        and not any(o.i <= i - 1 < o.j or o.i == i + 1 for o in spans)
+    )
 
 
 def _not_a_post(doc: Reading, i: int) -> bool:
@@ -176,9 +342,16 @@ def _common_noun(doc: Reading, i: int, floor: int) -> WordInContext | None:
 
 
 def _noun_accusative(doc: Reading, i: int) -> bool:
-    """Token i is a frequent noun's indefinite accusative: the lemma and alif (حل → حلا, فور → فورا)."""
-    word = _common_noun(doc, i, FREQUENT)
-    return word is not None and key(bare(doc.toks[i].text)) == word.lemma + "ا"
+    """Token i is a frequent noun's indefinite accusative: the lemma and alif (حل → حلا, فور → فورا; موعدا, which
+    morphology may read as an adjective)."""
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos in ("noun", "adj")
+        and word.lemma_frequency >= FREQUENT
+        and key(bare(doc.toks[i].text)) == word.lemma + "ا"
+    )
 
 
 def _noun_and_its_adjective(doc: Reading, i: int) -> bool:
@@ -204,6 +377,20 @@ def _adverb_accusative(lex: Lexicon, doc: Reading, i: int) -> bool:
 def _after_negation(doc: Reading, i: int) -> bool:
     """Token i comes right after a word that negates an adjective (cues `adjective_negation`: غير صالح)."""
     return i > 0 and doc.keys[i - 1] in ADJECTIVE_NEGATION
+
+
+def _quality_noun(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x is a noun of a quality (cues `quality_noun`), with the article or a possessive pronoun: الحظ,
+    حظي, سيرته."""
+    for st, _p in lex.stems(doc.keys[x]):
+        base = st[2:] if st.startswith("ال") else st  # strip_article keeps a short word's letters: الحظ
+        if base in QUALITY_NOUNS:
+            return True
+        for suffix in OWNER_SUFFIXES:
+            stem = base[: -len(suffix)]
+            if base.endswith(suffix) and (stem in QUALITY_NOUNS or stem[:-1] + "ه" in QUALITY_NOUNS):
+                return True
+    return False
 
 
 def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -292,6 +479,32 @@ def _frequent_verb(doc: Reading, i: int) -> bool:
     return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= FREQUENT
 
 
+def _frequent_verb_no_name(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a verb frequent enough for a past one (`FREQUENT_PAST_VERB`) and no list knows it as a name
+    part: «وقلت» "and I said" after a post is no name."""
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "verb"
+        and word.lemma_frequency >= FREQUENT_PAST_VERB
+        and doc.keys[i] not in lex.name_part
+    )
+
+
+def _verb_after_the_head(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span's second word reads as a frequent verb that no list knows as a name or a place, that no other entity
+    holds and that no nisba follows (مهرجان كان السينمائي holds the town كان)."""
+    x = s.i + 1
+    return (
+        x < s.j
+        and _frequent_verb_no_name(lex, doc, x)
+        and not lex.gaz.get(doc.keys[x])
+        and not any(o is not s and o.i <= x < o.j for o in spans)
+        and not (x + 1 < s.j and doc.keys[x + 1].endswith("ي"))  # مهرجان كان السينمائي: a name's nisba
+    )
+
+
 def _frequent_present_verb(doc: Reading, x: int) -> bool:
     # ي or ت: a name inside a name may open on ن like a first-person verb (جائزة نوبل)
     return _frequent_verb(doc, x) and doc.keys[x].lstrip("وف")[:1] in "يت"
@@ -377,6 +590,23 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
         and len(k_after) >= 6
         and not k_after.endswith(("ي", "يه"))
     )  # العريش المصنوع, الحديدة المعقوفة
+
+
+def _town_read_as_verb(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A town (``Lexicon.towns``) that morphology reads as a frequent verb, inside no other entity and with no
+    place around it: «جدول ينبع من بين الصخر» "a brook that springs"; news names towns as nouns, so morphology
+    reads them as nouns there («شهدت غزة»)."""
+    i = s.i
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "verb"
+        and word.lemma_frequency >= COMMON_FREQUENCY
+        and _town_read_as_common_word(lex, doc, i)
+        and not any(o is not s and o.i <= i < o.j for o in spans)
+        and not _place_context(lex, doc, s, spans)
+    )
 
 
 def _coordinated_with_a_common_noun(doc: Reading, i: int, spans: list[Span]) -> bool:

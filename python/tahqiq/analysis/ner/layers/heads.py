@@ -49,7 +49,7 @@ def headed_names(lex: Lexicon, doc: Reading) -> None:
             if head_end < n and any((h, keys[head_end]) in COMMON_PHRASES for h in lex.heads(keys[i])):
                 i += 1  # دورة المياه, سوق الخضار: an everyday noun phrase
                 continue
-            if head_end < n and lex.heads(keys[i]) & DOOR_HEADS and _frequent_common_noun(doc, head_end):
+            if head_end < n and lex.heads(keys[i]) & DOOR_HEADS and frequent_common_noun(doc, head_end):
                 i += 1  # باب البناية, باب المطبخ: a door; a gate is named by a name (باب العامود, باب توما)
                 continue
             if typ == "LAW" and head_end < n and keys[head_end] == "التشغيل":
@@ -148,7 +148,7 @@ def bodies_of_organisations(lex: Lexicon, doc: Reading) -> None:
             add("ORG", body.i, party.j, 0)
 
 
-def _frequent_common_noun(doc: Reading, x: int) -> bool:
+def frequent_common_noun(doc: Reading, x: int) -> bool:
     """Morphology in context reads token x as a frequent common noun (its lemma 100 or more in the lexicon's corpus)
     that no rule before has found as a name (a place: باب الخليل)."""
     word = doc.context[x]

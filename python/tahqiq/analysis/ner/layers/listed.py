@@ -82,7 +82,12 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             continue
         if g is not None and g[0] == i + 1 and g[1] in ("GPE", "LOC", "CURR") and not _placed(lex, doc, i, g[1]):
             g = None  # الزيتون, سال, ذهب: an everyday word, not the village or the currency of the same name
-        if g is not None and g[0] == i + 1 and i + 1 < n and (keys[i], keys[i + 1]) in PLACE_IDIOMS:
+        if (
+            g is not None
+            and g[0] == i + 1
+            and i + 1 < n
+            and any((st, keys[i + 1]) in PLACE_IDIOMS for st in lex.heads(keys[i]))
+        ):
             g = None  # «مسقط رأسه» "his birthplace"
         if g is not None and g[0] == i + 1 and g[1] == "GPE" and i > 0 and lex.heads(keys[i - 1]) & PRAYER_HEADS:
             g = None  # «صلاة المغرب» "the sunset prayer"

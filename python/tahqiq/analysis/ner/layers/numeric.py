@@ -172,10 +172,10 @@ def _ordinal(lex: Lexicon, doc: Reading, i: int) -> int:
     o = i + 1 if DIGIT_ORDINAL.match(keys[i]) else lex.ordinal_at(keys, i)
     if (
         o == i + 1
-        and keys[i] in TIME_UNIT_ORDINAL
+        and lex.heads(keys[i]) & TIME_UNIT_ORDINAL
         and ((i > 0 and keys[i - 1] in EVERY_WORD) or (o < doc.n and keys[o] in LONE_ONE))
     ):
-        return 0  # كل ثانية, ثانية واحدة: the second of time
+        return 0  # كل ثانية, (ب)ثانية واحدة: the second of time
     if o:
         doc.add("ORDINAL", i, o, 2)
     return o
