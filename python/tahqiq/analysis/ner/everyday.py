@@ -89,83 +89,98 @@ SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context 
 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
     """The resolved spans with the rules above applied (a cut person keeps its first words)."""
-    out: list[Span] = []
     in_idiom = _inside_idioms(lex, doc)
     spans = [s for s in spans if s.i not in in_idiom]  # «جوز الهند» "coconut", «أحمد الله» "I praise God"
+    out: list[Span] = []
     for s in spans:
-        if s.j - s.i == 1 and s.type != "PERS" and _opens_as_verb(doc, s.i):
-            continue
-        if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
-            continue
-        if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
-            continue  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
-        if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
-            continue  # «في أول الشهر» "at the start of the month"
-        if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
-            continue  # «مكتبة المدرسة» "the school's library": a part of a place no name names
-        if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
-            continue  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
-        if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
-            continue  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
-        if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
-            continue  # «بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"
-        if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
-            continue  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
-        if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
-            continue  # «كل يوم تحمي القلب»: a clause, not an event
-        if s.type == "EVENT" and s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD:
-            continue  # «كل يوم الحجة نفسها» "every day the same excuse": a span of time, not an event
-        if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
-            continue  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
-        if s.j - s.i == 1 and s.type == "NORP" and (_no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
-            continue
-        if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
-            continue  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
-        if s.j - s.i == 1 and s.type in ("LOC", "ORG") and _subject_read_as_common_word(lex, doc, s, spans):
-            continue  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
-        if s.j - s.i == 1 and s.type == "GPE" and _indefinite_accusative(lex, doc, s, spans):
-            continue  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
-        if s.j - s.i == 1 and s.type == "GPE" and _town_read_as_verb(lex, doc, s, spans):
-            continue  # «جدول ينبع من بين الصخر» "a brook that springs"
-        if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
-            continue  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
-        if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
-            continue
         if s.type == "PERS":
-            if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _frequent_verb_no_name(lex, doc, s.i)):
-                continue  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
-            if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):
-                continue  # «أعطتني الموظفة موعدا قريبا» "a close appointment", even after a post
-            if s.j - s.i <= 2 and s.i + 1 < doc.n and _quality_noun(lex, doc, s.i + 1):
-                continue  # «سعيد الحظ» "lucky", «من حسن حظي» "luckily for me": a quality, no name
-            if _coordinated_definite_noun(lex, doc, s.i) or (s.j - s.i == 1 and _from_one_to_the_next(doc, s.i)):
-                continue  # «الموظف والعامل والتلميذ», «والمعمول الطازج», «من زهرة إلى زهرة» "from flower to flower"
-            if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
-                continue  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
-            if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
-                continue
-            if doc.keys[s.i] in FRACTION_WORDS:
-                continue  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
-            if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
-                continue
-            if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
-                continue  # «هذا رجل كريم أمين»: adjectives of the man, no name
-            cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
-            cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
-            if cut < s.j:
-                s = Span(s.type, s.i, cut, s.rank)
-                if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
-                    continue  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"; «العامل راتبه وعاد»
-            if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
-                continue
-            if s.j - s.i == 1 and (
-                _noun_and_its_adjective(doc, s.i) or _after_negation(doc, s.i) or _adverb_accusative(lex, doc, s.i)
-            ):
-                continue  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
-            if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
-                continue  # what is left of «سليم والحمد» is the everyday word (but «سعيد يخرج» is a subject)
-        out.append(s)
+            person = _person_in_context(lex, doc, s)
+            if person is not None:
+                out.append(person)
+        elif not _not_a_name_in_context(lex, doc, s, spans):
+            out.append(s)
     return out
+
+
+def _not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A span of any type but PERS that morphology in context says is everyday words (the module's docstring)."""
+    if s.j - s.i == 1 and _opens_as_verb(doc, s.i):
+        return True
+    if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
+        return True
+    if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
+        return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
+    if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
+        return True  # «في أول الشهر» "at the start of the month"
+    if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
+        return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
+    if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
+        return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
+        return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
+        return True  # «بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"
+    if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
+        return True  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
+    if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
+        return True  # «كل يوم تحمي القلب»: a clause, not an event
+    if s.type == "EVENT" and s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD:
+        return True  # «كل يوم الحجة نفسها» "every day the same excuse": a span of time, not an event
+    if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
+        return True  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
+    if s.j - s.i == 1 and s.type == "NORP" and (_no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
+        return True
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
+        return True  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
+    if s.j - s.i == 1 and s.type in ("LOC", "ORG") and _subject_read_as_common_word(lex, doc, s, spans):
+        return True  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
+    if s.j - s.i == 1 and s.type == "GPE" and _indefinite_accusative(lex, doc, s, spans):
+        return True  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
+    if s.j - s.i == 1 and s.type == "GPE" and _town_read_as_verb(lex, doc, s, spans):
+        return True  # «جدول ينبع من بين الصخر» "a brook that springs"
+    if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
+        return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+    if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
+        return True
+    return False
+
+
+def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
+    """A person's span as morphology in context reads it: None for everyday words, or its first words where a word
+    cannot continue a name (the module's docstring)."""
+    if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _frequent_verb_no_name(lex, doc, s.i)):
+        return None  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
+    if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):
+        return None  # «أعطتني الموظفة موعدا قريبا» "a close appointment", even after a post
+    if s.j - s.i <= 2 and s.i + 1 < doc.n and _quality_noun(lex, doc, s.i + 1):
+        return None  # «سعيد الحظ» "lucky", «من حسن حظي» "luckily for me": a quality, no name
+    if _coordinated_definite_noun(lex, doc, s.i) or (s.j - s.i == 1 and _from_one_to_the_next(doc, s.i)):
+        return None  # «الموظف والعامل والتلميذ», «والمعمول الطازج», «من زهرة إلى زهرة» "from flower to flower"
+    if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
+        return None  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
+    if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
+        return None
+    if doc.keys[s.i] in FRACTION_WORDS:
+        return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
+    if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
+        return None
+    if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
+        return None  # «هذا رجل كريم أمين»: adjectives of the man, no name
+    cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
+    cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
+    if cut < s.j:
+        s = Span(s.type, s.i, cut, s.rank)
+        if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
+            return None  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"; «العامل راتبه وعاد»
+    if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
+        return None
+    if s.j - s.i == 1 and (
+        _noun_and_its_adjective(doc, s.i) or _after_negation(doc, s.i) or _adverb_accusative(lex, doc, s.i)
+    ):
+        return None  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
+    if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
+        return None  # what is left of «سليم والحمد» is the everyday word (but «سعيد يخرج» is a subject)
+    return s
 
 
 def _inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
