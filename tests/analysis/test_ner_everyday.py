@@ -237,6 +237,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a nisba that qualifies no noun is a noun of its own; "my door" is no people
         ("ضعي العجين في الصينية ثم أدخليها الفرن", "الصينية"),
         ("يطرق الجار بابي كل صباح", "بابي"),
+        ("نسأل الله الرحمة لجدي", "لجدي"),  # "for my grandfather", with its preposition
         # identifying numbers count nothing (the everyday headers)
         ("اتصلوا على الرقم 0791234567 للحجز", "0791234567"),
         ("تسكن عائلتي في البناية رقم 14", "14"),
@@ -253,6 +254,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("أعطتني موظفة الاستقبال موعدا قريبا", "موعدا"),  # a noun and its adjective, after a post
         ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "المعمول"),
         ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "القاضي"),  # a sweet's name
+        # a name of everyday words (data/everyday.txt) with no evidence before it: the words
+        ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
+        ("أعجبني جمال الحديقة في الربيع", "جمال"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:

@@ -164,6 +164,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
         return None
+    if s.j - s.i > 1 and s.i not in doc.anchors and _everyday_words_alone(lex, doc, s):
+        return None  # «دخل نور الصباح» "the morning light", «أعجبني جمال الحديقة», «حياة بسيطة»
     if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
         return None  # «هذا رجل كريم أمين»: adjectives of the man, no name
     cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
@@ -309,8 +311,9 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
         return not any(lex.gaz_match([st], 0) is not None for st, _p in lex.stems(doc.keys[i]))
     k = doc.keys[i].lstrip("و")
     if word.pos == "noun":
-        if word.lemma in KIN_LEMMAS:
-            return (k.endswith("ي") and k[:-1] == word.lemma) or _has_possessive(bare(doc.toks[i].text), word.lemma)
+        if word.lemma in KIN_LEMMAS:  # جدي, لجدي "for my grandfather", جده: a kinship noun and its owner
+            mine = any(st.endswith("ي") and st[:-1] == word.lemma for st, _p in lex.stems(doc.keys[i]))
+            return mine or _has_possessive(bare(doc.toks[i].text), word.lemma)
         # «يطرق بابي» "my door": a frequent noun and "my", where the noun is no place (مصري is no "my Egypt")
         return (
             k.endswith("ي")
@@ -392,6 +395,27 @@ def _adverb_accusative(lex: Lexicon, doc: Reading, i: int) -> bool:
 def _after_negation(doc: Reading, i: int) -> bool:
     """Token i comes right after a word that negates an adjective (cues `adjective_negation`: غير صالح)."""
     return i > 0 and doc.keys[i - 1] in ADJECTIVE_NEGATION
+
+
+def _everyday_words_alone(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """A name of several words with no evidence before it that opens on an everyday word (data/everyday.txt: نور,
+    جمال, حياة) and holds only everyday words, or, of two words that no list holds as one name (نور الدين), goes on
+    with a frequent definite common noun that no list knows as a name part and no nisba: the common words (نور
+    الصباح "the morning light", جمال الحديقة "the garden's beauty", حياة بسيطة "a simple life")."""
+    words = [doc.keys[x].lstrip("و") for x in range(s.i, s.j)]
+    if not lex.is_everyday(words[0]):
+        return False
+    if all(lex.is_everyday(w) for w in words):
+        return True
+    second = words[1]
+    return (
+        s.j - s.i == 2
+        and lex.name_at(list(doc.keys), s.i) < s.i + 2
+        and second.startswith("ال")
+        and not second.endswith("ي")
+        and second not in lex.name_part
+        and _common_noun(doc, s.i + 1, FREQUENT) is not None
+    )
 
 
 def _quality_noun(lex: Lexicon, doc: Reading, x: int) -> bool:
