@@ -257,6 +257,8 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a name of everyday words (data/everyday.txt) with no evidence before it: the words
         ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
         ("أعجبني جمال الحديقة في الربيع", "جمال"),
+        ("المدير رجل عادل يسمع للجميع", "رجل"),  # a plain common noun opens no name even after a post
+        ("كان الحارس بطل المباراة بلا منازع", "بطل"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:

@@ -67,6 +67,7 @@ from tahqiq.arabic.keys import bare, key
 # a lemma this frequent in the lexicon's corpus is read as the common word; below it, a family name no list knows
 # may be what morphology reads as a verb or a noun (تبون as بان 5)
 FREQUENT = 100
+VERY_COMMON = 1000  # a noun this frequent opens no name even after a post (رجل, بطل)
 FREQUENT_PAST_VERB = 300  # a past verb has no prefix to tell it, and more names read as one (شوكت 30, كين)
 # a bare ك is left out: it ends too many foreign names (ماسك)
 PRONOUN_SUFFIXES = ("هما", "ها", "هم", "هن", "كما", "كم", "كن", "ه")
@@ -162,8 +163,9 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None
     if doc.keys[s.i] in FRACTION_WORDS:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
-    if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
-        return None
+    if s.j - s.i == 2 and _two_common_words(lex, doc, s.i):
+        if s.i not in doc.anchors or _plain_common_noun(lex, doc, s.i):
+            return None  # «جمال القصص»; after a post only a plain common noun: «المدير رجل عادل», «بطل المباراة»
     if s.j - s.i > 1 and s.i not in doc.anchors and _everyday_words_alone(lex, doc, s):
         return None  # «دخل نور الصباح» "the morning light", «أعجبني جمال الحديقة», «حياة بسيطة»
     if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
@@ -566,6 +568,13 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
     )
+
+
+def _plain_common_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is a very common noun as written (its lemma 1,000 or more in the corpus, no clitic, no ending) that no
+    list knows as a name part: رجل, بطل; a name after a post is rarer, or read otherwise (وردة, نادين, مظفر)."""
+    word = _common_noun(doc, i, VERY_COMMON)
+    return word is not None and doc.keys[i] == word.lemma and doc.keys[i] not in lex.name_part
 
 
 def _common_word_not_a_place(doc: Reading, i: int) -> bool:
