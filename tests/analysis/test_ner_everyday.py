@@ -352,7 +352,10 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("انطلقت في العاصمة العراقية بغداد أعمال القمة", ("GPE", "بغداد")),  # ب is a letter of the name
         ("احتفت دار الأوبرا في مسقط بمئوية الموسيقار", ("GPE", "مسقط")),  # a preposition opens a phrase
         ("أرسل لي رامي صور الرحلة إلى البحر", ("PERS", "رامي")),  # not «رامي صور»: the pictures of the trip
-        ("يتقن الدبلوماسي عمر هلال اللغتين", ("PERS", "عمر هلال")),  # a family name before the object
+        (
+            "يتقن الدبلوماسي المغربي عمر هلال اللغتين الفرنسية والإسبانية",
+            ("PERS", "عمر هلال"),
+        ),  # a family name before the object
         ("ابنه المخلص، نبيل عبد السلام", ("PERS", "نبيل عبد السلام")),  # a listed name of two words
         ("وصل وزير الدفاع الأمريكي بيت هيغسيث إلى قطر", ("PERS", "بيت هيغسيث")),  # بيت, then an unknown word
         ("مع التحية، أم سامي", ("PERS", "أم سامي")),  # a kunya opens on a kinship noun
