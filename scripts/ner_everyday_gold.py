@@ -1,5 +1,5 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
-ner_everyday_dev2, ner_everyday_dev3 and ner_everyday_dev4.
+ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4 and ner_everyday_dev5.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
@@ -24,6 +24,12 @@ CC BY-SA 4.0, written for tahqiq by its authors.
   development set in four other genres (personal messages, diary entries, notices and product descriptions,
   dialogues) with other trap words, bound by the decisions of the four headers above (its author read those headers,
   never their sentences; its own header says what else was read and what it added): it may be read and tuned on.
+- ner_everyday_dev5 (tests/gold/src/ner_everyday_dev5.txt -> tests/gold/ner_everyday_dev5.jsonl) is a fifth
+  development set in nine other kinds of text users type (social-media posts, a neighbourhood WhatsApp group, reviews,
+  pupils' essays, health and fitness advice, travel diaries, app and device instructions, children's stories, sports
+  chats; filed under the eight genres below) with other trap words, bound by the decisions of the five headers above
+  (its author read those headers, never their sentences; its own header says what else was read and what it added):
+  it may be read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -41,7 +47,8 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py check [SET]    # check the jsonl against the source and the scanner
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
-SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3 or ner_everyday_dev4.
+SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4 or
+ner_everyday_dev5.
 """
 
 from __future__ import annotations
@@ -57,7 +64,14 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold"
 SETS = {
     name: (GOLD / "src" / f"{name}.txt", GOLD / f"{name}.jsonl")
-    for name in ("ner_everyday", "ner_everyday_dev", "ner_everyday_dev2", "ner_everyday_dev3", "ner_everyday_dev4")
+    for name in (
+        "ner_everyday",
+        "ner_everyday_dev",
+        "ner_everyday_dev2",
+        "ner_everyday_dev3",
+        "ner_everyday_dev4",
+        "ner_everyday_dev5",
+    )
 }
 DEFAULT_SET = "ner_everyday"
 SRC, OUT = SETS[DEFAULT_SET]
