@@ -254,6 +254,20 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("أعطتني موظفة الاستقبال موعدا قريبا", "موعدا"),  # a noun and its adjective, after a post
         ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "المعمول"),
         ("نبيع الحلويات ولقمة القاضي والمعمول الطازج", "القاضي"),  # a sweet's name
+        # from ner_everyday_dev5's errors: a prayer's day, everyday words that name towns, labels and addresses of
+        # numbers, «the other one», a nisba no list holds as a people, a noun's accusative, a group of friends
+        ("لا تنسوا أن صلاة الجمعة في المسجد الجديد", "الجمعة"),
+        ("مشينا مساء على الكورنيش", "الكورنيش"),
+        ("لعبنا في الجنينة حتى المساء", "الجنينة"),
+        ("المقاس 42 مناسب تماما", "42"),
+        ("السمك غني بأوميغا 3 وبالبروتين", "3"),
+        ("اكتب 192.168.1.1 في شريط العنوان", "192.168.1.1"),
+        ("رأينا جبالا بعيدة في الضفة الأخرى", "الضفة"),
+        ("هبت عاصفة رملية على القرية", "رملية"),
+        ("كان القط يتمدد كسلا على العتبة", "كسلا"),
+        ("كتبت في مجموعة الأصدقاء رسالة طويلة", "مجموعة"),
+        ("درهم وقاية خير من قنطار علاج", "درهم"),
+        ("في أول الشارع دكان صغير", "أول"),
         # a name of everyday words (data/everyday.txt) with no evidence before it: the words
         ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
         ("أعجبني جمال الحديقة في الربيع", "جمال"),
@@ -359,6 +373,10 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("ابنه المخلص، نبيل عبد السلام", ("PERS", "نبيل عبد السلام")),  # a listed name of two words
         ("وصل وزير الدفاع الأمريكي بيت هيغسيث إلى قطر", ("PERS", "بيت هيغسيث")),  # بيت, then an unknown word
         ("مع التحية، أم سامي", ("PERS", "أم سامي")),  # a kunya opens on a kinship noun
+        ("رفع صابر يده وقال شيئا", ("PERS", "صابر")),  # an adjective-name before its object is the subject
+        ("توجهت الشاحنات باتجاه أريحا صباحا", ("GPE", "أريحا")),  # أريح is an elative: no tanween
+        ("زار الوفد الضفة الغربية أمس", ("GPE", "الضفة الغربية")),
+        ("اجتمع قادة مجموعة العشرين في روما", ("ORG", "مجموعة العشرين")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:
@@ -418,6 +436,18 @@ def test_the_fourth_everyday_development_set_floors(in_context: Recognizer) -> N
     assert report["micro"]["f1"] >= 0.66, report["micro"]
     assert report["fp_per_1000_words"] <= 11.5, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
+
+
+def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev5 as the service reads it (2026-11-29, written blind to the recognizer: social posts, a
+    neighbourhood group, reviews, pupils' essays, health advice, travel diaries, device instructions, children's
+    stories, sports chats; measured once out of sample: F1 0.740, 15.2 spurious and 8.6 unfounded per 1,000 words
+    for the code before that session, 0.747, 13.7 and 7.5 with the fourth round of everyday rules; then rules from
+    its own errors: 0.768, 9.8 and 3.6)."""
+    report = ner_report([GOLD / "ner_everyday_dev5.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.75, report["micro"]
+    assert report["fp_per_1000_words"] <= 10.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 4.2, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

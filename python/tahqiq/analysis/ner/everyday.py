@@ -47,8 +47,10 @@ from tahqiq.analysis.ner.cues import (
     LONE_ONE,
     NAME_IDIOMS,
     NUMBER_LABELS,
+    OTHER_ONE,
     PLACE_HEADS,
     PLACE_PREPOSITIONS,
+    PRAYER_HEADS,
     QUALITY_NOUNS,
     QUANTIFIERS,
     REGNAL,
@@ -77,7 +79,8 @@ NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are no
 NAME_TYPES = NOUN_TYPES | {"EVENT"}
 PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
-THING_AFTER = COLOURS | LONE_ONE  # words after which a one-word place read as a common word is a thing
+# words after which a one-word place read as a common word is a thing: a colour, «one», «other»
+THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
@@ -111,6 +114,8 @@ def _not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span
         return True
     if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
         return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
+    if s.j - s.i == 1 and s.type == "DATE" and s.i > 0 and lex.heads(doc.keys[s.i - 1]) & PRAYER_HEADS:
+        return True  # «صلاة الجمعة» "the Friday prayer": a prayer, not a date
     if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
         return True  # «في أول الشهر» "at the start of the month"
     if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
@@ -172,7 +177,12 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
         return None  # «هذا رجل كريم أمين»: adjectives of the man, no name
     cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
-    cut_before_and = cut < s.j and doc.keys[cut].startswith("و")
+    # what a cut before و leaves of an everyday word is the word (سليم والحمد), and so is an everyday noun before a
+    # possessed noun, its construct («أعجبني وفاء جماهيركم» "your fans' loyalty"); an adjective there is a subject
+    # before its object («رفع صابر يده»), as before a verb («سعيد يخرج»)
+    cut_before_and = cut < s.j and (
+        doc.keys[cut].startswith("و") or (_possessed_noun(doc, cut) and doc.keys[s.i].lstrip("و") in lex.everyday_nouns)
+    )
     if cut < s.j:
         s = Span(s.type, s.i, cut, s.rank)
         if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
@@ -184,7 +194,7 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     ):
         return None  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
     if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
-        return None  # what is left of «سليم والحمد» is the everyday word (but «سعيد يخرج» is a subject)
+        return None
     return s
 
 
@@ -229,9 +239,11 @@ def _purpose_after(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bo
 
 
 def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """Digits that name rather than count: after a label (cues `number_label`: رقم, الشقة), inside no other
-    entity, or a telephone number (eight digits or more, the first 0)."""
+    """Digits that name rather than count: after a label (cues `number_label`: رقم, الشقة, المقاس), inside no
+    other entity, a telephone number (eight digits or more, the first 0) or an IP address."""
     text = doc.toks[s.i].text
+    if text.count(".") >= 3:
+        return True  # 192.168.1.1, an address
     if not text.isdigit():
         return False
     if len(text) >= 8 and text.startswith("0"):
@@ -512,6 +524,17 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     return False
 
 
+def _possessed_noun(doc: Reading, x: int) -> bool:
+    """Token x reads as a noun or an adjective with a possessive pronoun (جماهيركم, عمله)."""
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.common
+        and word.pos in ("noun", "adj")
+        and _has_possessive(bare(doc.toks[x].text), word.lemma)
+    )
+
+
 def _in_construct(lex: Lexicon, doc: Reading, x: int) -> bool:
     """Token x, indefinite and opening no listed name, comes before a definite common noun that no list knows as a
     name part: the head of a construct, a phrase of its own (حنادي الحمد ends on the definite word). Only a very
@@ -716,12 +739,18 @@ def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: lis
 
 
 def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """A one-word place spelled as a common noun's indefinite accusative (the noun and alif: كوب → كوبا, نار →
-    نارا, صبي → صبيا) that morphology reads as that noun, with no place around it; a country is never a nisba's
-    accusative (روسيا, سوريا read as روسي, سوري + ا stay)."""
+    """A one-word place spelled as a common noun's or adjective's indefinite accusative (the word and alif: كوب →
+    كوبا, نار → نارا, صبي → صبيا, كسل → كسلا "lazily") that morphology reads as that word, with no place around it;
+    a country is never a nisba's accusative (روسيا, سوريا read as روسي, سوري + ا stay)."""
     word = doc.context[s.i]
-    if word is None or not word.common or word.pos != "noun" or word.frequency < ACCUSATIVE_FREQUENCY:
+    if word is None or not word.common or word.pos not in ("noun", "adj"):
         return False
+    if word.frequency < ACCUSATIVE_FREQUENCY and not word.rooted:
+        return False  # بخارا "as vapour" is a dictionary word however rare
+    if word.pos == "adj" and len(word.lemma) == 4 and word.lemma[0] == "ا":
+        return False  # an elative or a colour (أفعل) takes no tanween: أريحا is no "more comfortable"
+    if any(o is not s and o.i <= s.i < o.j for o in spans):
+        return False  # «مستشفى كسلا التعليمي» holds it: a name
     written = key(bare(doc.toks[s.i].text))
     if written[:1] in ("و", "ف") and written[1:] == word.lemma + "ا":
         written = written[1:]

@@ -88,6 +88,8 @@ class Lexicon:
         self._read_entities()
         # everyday words some list also holds as a name (data/everyday.txt): they need context to count
         self.everyday = frozenset(key(w) for _pos, w in read_pairs("everyday.txt"))
+        # those whose everyday reading is a noun (نجاح, وفاء), which heads a construct, unlike an adjective (صابر)
+        self.everyday_nouns = frozenset(key(w) for pos, w in read_pairs("everyday.txt") if pos == "noun")
         self.counts["everyday_words"] = len(self.everyday)
         self.nisba_bases: set[str] = set()
         self.water_names: set[str] = set()
