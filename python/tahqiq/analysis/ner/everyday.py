@@ -185,7 +185,11 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     )
     if cut < s.j:
         s = Span(s.type, s.i, cut, s.rank)
-        if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _common_noun_with_clitic(lex, doc, s.i)):
+        if s.j - s.i == 1 and (
+            doc.read_as(s.i, FUNCTION_POS)
+            or _common_noun_with_clitic(lex, doc, s.i)
+            or _frequent_verb_no_name(lex, doc, s.i)
+        ):
             return None  # «أستاذة اللغة الفرنسية حين دخلت»: what the cut leaves is "when"; «العامل راتبه وعاد»
     if s.j - s.i == 1 and s.i not in doc.anchors and _not_a_name_alone(lex, doc, s.i):
         return None
@@ -507,6 +511,10 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True
     if not word.common:
         return False
+    if k.startswith(("بال", "لل", "كال")) and word.pos == "noun" and word.frequency > 0:
+        return True  # «منير بالشمس» "sunny", «للمعلم»: a preposition and the article open a phrase of their own
+    if word.pos == "noun" and _clitic_and_possessive(lex, doc, x):
+        return True  # «قال سعيد لأمه» "to his mother"
     if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
         return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
     if word.pos == "verb":
@@ -522,6 +530,21 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _clitic_and_possessive(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x is a preposition on a frequent noun with its possessive pronoun (لأمه, بيده): no name part."""
+    word = doc.context[x]
+    k = doc.keys[x]
+    written = bare(doc.toks[x].text)  # ة as written: no pronoun
+    return (
+        word is not None
+        and word.lemma_frequency >= FREQUENT
+        and any(
+            p and k[:p] in ("ب", "ل", "ك", "وب", "ول", "فب", "فل") and _has_possessive(written[p:], word.lemma)
+            for _st, p in lex.stems(k)
+        )
+    )
 
 
 def _possessed_noun(doc: Reading, x: int) -> bool:
