@@ -271,6 +271,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a name of everyday words (data/everyday.txt) with no evidence before it: the words
         ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
         ("أعجبني جمال الحديقة في الربيع", "جمال"),
+        ("كتبت المعلمة تحت الموضوع: أحسنت", "تحت"),  # a function word opens no name, even after a post
         ("بيت جدي منير بالشمس", "بالشمس"),  # a preposition and the article end a name
         ("قال سعيد لأمه إنه جائع", "لأمه"),  # a preposition on a noun with its pronoun ends a name
         ("دخلت الصيدلية وقلت للصيدلاني: أريد دواء", "وقلت"),  # what the cut leaves is a verb
@@ -377,7 +378,11 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("وصل وزير الدفاع الأمريكي بيت هيغسيث إلى قطر", ("PERS", "بيت هيغسيث")),  # بيت, then an unknown word
         ("مع التحية، أم سامي", ("PERS", "أم سامي")),  # a kunya opens on a kinship noun
         ("رفع صابر يده وقال شيئا", ("PERS", "صابر")),
-        ("قال سعيد لأمه إنه جائع", ("PERS", "سعيد")),  # an adjective-name before its object is the subject
+        ("قال سعيد لأمه إنه جائع", ("PERS", "سعيد")),
+        (
+            "قالت وزيرة الخارجية الأسترالية بيني وونغ إن",
+            ("PERS", "بيني وونغ"),
+        ),  # بين with a pronoun: a name  # an adjective-name before its object is the subject
         ("توجهت الشاحنات باتجاه أريحا صباحا", ("GPE", "أريحا")),  # أريح is an elative: no tanween
         ("زار الوفد الضفة الغربية أمس", ("GPE", "الضفة الغربية")),
         ("اجتمع قادة مجموعة العشرين في روما", ("ORG", "مجموعة العشرين")),

@@ -156,6 +156,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     cannot continue a name (the module's docstring)."""
     if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or _frequent_verb_no_name(lex, doc, s.i)):
         return None  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
+    if _plain_function_word(lex, doc, s.i):
+        return None  # «كتبت المعلمة تحت الموضوع» "under the essay": no name opens on a function word
     if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):
         return None  # «أعطتني الموظفة موعدا قريبا» "a close appointment", even after a post
     if s.j - s.i <= 2 and s.i + 1 < doc.n and _quality_noun(lex, doc, s.i + 1):
@@ -636,6 +638,20 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
         and second.lemma_frequency >= FREQUENT
         and doc.keys[i + 1] not in lex.name_part
         and doc.keys[i + 1] not in REGNAL  # محمد السادس
+    )
+
+
+def _plain_function_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a frequent function word as written, no suffix (تحت, lemma 1,000 or more), that no list
+    knows as a name part; بيني (Penny) is بين with a pronoun, so it may be a name."""
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos in FUNCTION_POS
+        and word.lemma_frequency >= VERY_COMMON
+        and doc.keys[i] == word.lemma
+        and doc.keys[i] not in lex.name_part
     )
 
 
