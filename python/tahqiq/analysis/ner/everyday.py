@@ -78,6 +78,9 @@ OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive 
 NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
 NAME_TYPES = NOUN_TYPES | {"EVENT"}
 PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
+IDIOMS_BY_SECOND_WORD: dict[str, list[tuple[str, ...]]] = {}  # cues `name_idiom`, looked up by their second word
+for _idiom in NAME_IDIOMS:
+    IDIOMS_BY_SECOND_WORD.setdefault(_idiom[1], []).append(_idiom)
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
 # words after which a one-word place read as a common word is a thing: a colour, «one», «other»
 THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
@@ -207,11 +210,12 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
 def _inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
     """The tokens of every everyday phrase (cues `name_idiom`) in the text; its first word may carry a clitic."""
     inside: set[int] = set()
-    for phrase in NAME_IDIOMS:
-        size = len(phrase)
-        for x in range(doc.n - size + 1):
-            if tuple(doc.keys[x + 1 : x + size]) == phrase[1:] and phrase[0] in lex.heads(doc.keys[x]):
-                inside.update(range(x, x + size))
+    keys = doc.keys
+    for x in range(1, doc.n):
+        for phrase in IDIOMS_BY_SECOND_WORD.get(keys[x], ()):
+            size = len(phrase)
+            if tuple(keys[x : x - 1 + size]) == phrase[1:] and phrase[0] in lex.heads(keys[x - 1]):
+                inside.update(range(x - 1, x - 1 + size))
     return frozenset(inside)
 
 
