@@ -377,12 +377,19 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("ابنه المخلص، نبيل عبد السلام", ("PERS", "نبيل عبد السلام")),  # a listed name of two words
         ("وصل وزير الدفاع الأمريكي بيت هيغسيث إلى قطر", ("PERS", "بيت هيغسيث")),  # بيت, then an unknown word
         ("مع التحية، أم سامي", ("PERS", "أم سامي")),  # a kunya opens on a kinship noun
+        # an adjective-name before its object is the subject
         ("رفع صابر يده وقال شيئا", ("PERS", "صابر")),
         ("قال سعيد لأمه إنه جائع", ("PERS", "سعيد")),
-        (
-            "قالت وزيرة الخارجية الأسترالية بيني وونغ إن",
-            ("PERS", "بيني وونغ"),
-        ),  # بين with a pronoun: a name  # an adjective-name before its object is the subject
+        # بين with a pronoun is no function word opening a name
+        ("قالت وزيرة الخارجية الأسترالية بيني وونغ إن", ("PERS", "بيني وونغ")),
+        # where a name ends: a preposition on a noun, a part of the day, an elative
+        ("نزل إليها أبو صالح بحذر، وفك ساقها، ثم حملها على كتفه", ("PERS", "أبو صالح")),
+        ("أحيت الحفل المطربة أنغام بمصاحبة الأوركسترا", ("PERS", "أنغام")),
+        ("قابلت خالد مساء في المقهى", ("PERS", "خالد")),
+        ("وكانت أخته عبير أجمل الفتيات خطا", ("PERS", "عبير")),
+        # a part of the day with «يوم» and its day is one TIME; «بعد الظهر» belongs to a clock time
+        ("في صباح يوم الجمعة خرج كريم مع جدته", ("TIME", "صباح يوم الجمعة")),
+        ("سيكون الاجتماع في الساعة الثانية بعد الظهر", ("TIME", "الساعة الثانية بعد الظهر")),
         ("توجهت الشاحنات باتجاه أريحا صباحا", ("GPE", "أريحا")),  # أريح is an elative: no tanween
         ("زار الوفد الضفة الغربية أمس", ("GPE", "الضفة الغربية")),
         ("اجتمع قادة مجموعة العشرين في روما", ("ORG", "مجموعة العشرين")),

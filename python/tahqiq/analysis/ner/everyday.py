@@ -37,6 +37,7 @@ from __future__ import annotations
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
     COLOURS,
+    DAY_PARTS,
     EVERY_WORD,
     FRACTION_WORDS,
     GENERIC_PLACES,
@@ -57,6 +58,7 @@ from tahqiq.analysis.ner.cues import (
     SERVICE_HEADS,
     SPAN_NOUNS,
     SPATIAL_ADVERBS,
+    TIME_OF_DAY,
     VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.layers.heads import frequent_common_noun
@@ -521,6 +523,12 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True  # «منير بالشمس» "sunny", «للمعلم»: a preposition and the article open a phrase of their own
     if word.pos == "noun" and _clitic_and_possessive(lex, doc, x):
         return True  # «قال سعيد لأمه» "to his mother"
+    if k in DAY_PARTS or k in TIME_OF_DAY:
+        return True  # «وصلنا بشري مساء» "in the evening": a time, no name part
+    if _common_noun_with_clitic(lex, doc, x, rare=False):
+        return True  # «قالت زهرة بخجل» "shyly", «تقدم أبو صالح بحذر»
+    if word.pos == "adj" and len(word.lemma) == 4 and word.lemma[0] == "ا" and word.lemma_frequency >= FREQUENT:
+        return True  # «سمير أنشط من أخيه» "more active": an elative, no name part (أكرم, أنور are listed)
     if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
         return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
     if word.pos == "verb":

@@ -78,16 +78,23 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
         return 0
     while j < n and keys[j] in TIME_OF_DAY | {"والنصف", "والربع", "الا", "ربعا"}:
         j += 1
+    if j + 1 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] in ("الظهر", "الظهيره"):
+        j += 2  # الساعة الثانية بعد الظهر: the half of the day is the time's, as صباحا is
     doc.add("TIME", i, j, 0)
     return _claim(doc, i, j)
 
 
 def _part_of_day(doc: Reading, i: int) -> int:
-    """TIME: a part of the day with a day (مساء الأحد, صباح اليوم, مساء الخميس المقبل) or before a date's number
-    (مساء 14 أوت)."""
+    """TIME: a part of the day with a day (مساء الأحد, صباح اليوم, مساء الخميس المقبل, صباح يوم الجمعة) or before a
+    date's number (مساء 14 أوت)."""
     toks, keys, n = doc.toks, doc.keys, doc.n
     if keys[i] not in DAY_PARTS or i + 1 >= n:
         return 0
+    if keys[i + 1] == "يوم" and i + 2 < n and keys[i + 2] in DAYS:
+        # صباح يوم الجمعة (الماضي): the day with its head, one TIME as صباح الجمعة
+        end = i + 4 if i + 3 < n and keys[i + 3] in RELATIVE_DATE else i + 3
+        doc.add("TIME", i, end, 0)
+        return _claim(doc, i, end)
     if keys[i + 1] in DAYS or keys[i + 1] in SINGLE_DATES or keys[i + 1] in ("اليوم", "الغد"):
         # a day's relative word goes with it, as in a DATE (مساء الخميس المقبل, صباح السبت الماضي)
         end = i + 3 if keys[i + 1] in DAYS and i + 2 < n and keys[i + 2] in RELATIVE_DATE else i + 2
