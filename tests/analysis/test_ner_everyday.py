@@ -271,7 +271,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a name of everyday words (data/everyday.txt) with no evidence before it: the words
         ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
         ("أعجبني جمال الحديقة في الربيع", "جمال"),
-        ("كتبت المعلمة تحت الموضوع: أحسنت", "تحت"),  # a function word opens no name, even after a post
+        ("كتبت المعلمة تحت الموضوع: أحسنت", "تحت"),
+        ("رأيت قرشا كبيرا في البحر", "قرشا"),  # a shark: قرش is no listed currency
+        ("معي فلوس كثيرة", "فلوس"),  # "money" (data/everyday.txt)  # a function word opens no name, even after a post
         ("بيت جدي منير بالشمس", "بالشمس"),  # a preposition and the article end a name
         ("قال سعيد لأمه إنه جائع", "لأمه"),  # a preposition on a noun with its pronoun ends a name
         ("دخلت الصيدلية وقلت للصيدلاني: أريد دواء", "وقلت"),  # what the cut leaves is a verb
@@ -390,6 +392,15 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         # a part of the day with «يوم» and its day is one TIME; «بعد الظهر» belongs to a clock time
         ("في صباح يوم الجمعة خرج كريم مع جدته", ("TIME", "صباح يوم الجمعة")),
         ("سيكون الاجتماع في الساعة الثانية بعد الظهر", ("TIME", "الساعة الثانية بعد الظهر")),
+        # a weekday before a date is one DATE, the day's ORDINAL inside
+        ("الأحد 5 تشرين الأول: بدأت عملي الجديد", ("DATE", "الأحد 5 تشرين الأول")),
+        ("سيكون الامتحان يوم الخميس الخامس عشر من تشرين الأول", ("DATE", "يوم الخميس الخامس عشر من تشرين الأول")),
+        ("سيكون الامتحان يوم الخميس الخامس عشر من تشرين الأول", ("ORDINAL", "الخامس عشر")),
+        # currency subunits, and one price in two units
+        ("صار الدفتر بثمانمئة فلس", ("MONEY", "بثمانمئة فلس")),
+        ("اشتريته بثلاثة آلاف أوقية", ("MONEY", "بثلاثة آلاف أوقية")),
+        ("بسعر 2.5 سنت للكيلوواط ساعة", ("MONEY", "2.5 سنت")),
+        ("قال: المجموع 7 دنانير و500 فلس", ("MONEY", "7 دنانير و500 فلس")),
         ("توجهت الشاحنات باتجاه أريحا صباحا", ("GPE", "أريحا")),  # أريح is an elative: no tanween
         ("زار الوفد الضفة الغربية أمس", ("GPE", "الضفة الغربية")),
         ("اجتمع قادة مجموعة العشرين في روما", ("ORG", "مجموعة العشرين")),

@@ -65,10 +65,12 @@ def date_at(lex: Lexicon, toks: list[Token], keys: list[str], i: int) -> tuple[i
         j = i + 2
         if j < n and keys[j][:1] == "و" and keys[j][1:] in DAYS:
             return j + 1, None  # يومي الأربعاء والخميس
-        if j < n and toks[j].kind == "number" and (d := date_at(lex, toks, keys, j)):
-            return d[0], None  # يوم السبت 18 ماي
+        if j < n and _day_of_month_at(lex, toks, keys, j) and (d := date_at(lex, toks, keys, j)):
+            return d  # يوم السبت 18 ماي, يوم الخميس الخامس عشر من تشرين الأول (its ORDINAL inside)
         return (j + 1 if j < n and keys[j] in RELATIVE_DATE else j), None  # يوم الثلاثاء المقبل
     elif k in DAYS or any(s in DAYS for s, p in lex.stems(k) if p):
+        if i + 1 < n and _day_of_month_at(lex, toks, keys, i + 1) and (d := date_at(lex, toks, keys, i + 1)):
+            return d  # الأحد 5 تشرين الأول, as يوم السبت 18 ماي
         return (i + 2 if i + 1 < n and keys[i + 1] in RELATIVE_DATE else i + 1), None  # السبت الماضي
     elif k in DAY_HEAD and i + 1 < n and (toks[i + 1].kind == "number" or lex.ordinal_at(keys, i + 1)):
         j = i + 1  # يوم 5 يونيو, يوم الخامس من تموز
@@ -135,6 +137,11 @@ def date_at(lex: Lexicon, toks: list[Token], keys: list[str], i: int) -> tuple[i
             j += 1
         return j, None
     return None
+
+
+def _day_of_month_at(lex: Lexicon, toks: list[Token], keys: list[str], j: int) -> bool:
+    """Token j may open a date of its own after a weekday: a day's number or an ordinal (الخامس عشر من تشرين)."""
+    return toks[j].kind == "number" or bool(lex.ordinal_at(keys, j))
 
 
 def month_range(lex: Lexicon, toks: list[Token], keys: list[str], r: int) -> int:

@@ -161,6 +161,10 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
         if norp:
             cur[0].j = norp[0].j
             e = cur[0].j
+        if e + 1 < n and keys[e][:1] == "و" and keys[e][1:].isdigit():
+            more = [s for s in base_at.get(e + 1, []) if s.type == "CURR"]
+            if more:
+                e = more[0].j  # 7 دنانير و500 فلس: one price in two units, each CURR inside
         add("MONEY", i, e, 0)
         return e
     unit = [s for s in base_at.get(j, []) if s.type == "UNIT"]
