@@ -115,8 +115,8 @@ def _not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span
     """A span of any type but PERS that morphology in context says is everyday words (the module's docstring)."""
     if s.j - s.i == 1 and _opens_as_verb(doc, s.i):
         return True
-    if s.type in NOUN_TYPES and _frequent_verb(doc, s.i):
-        return True
+    if s.type in NOUN_TYPES and _frequent_verb(doc, s.i) and not _listed_whole(lex, doc, s):
+        return True  # «وقد طالب السكان»; but «وقال: شبه الجزيرة العربية» is a listed name
     if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
         return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
     if s.j - s.i == 1 and s.type == "DATE" and s.i > 0 and lex.heads(doc.keys[s.i - 1]) & PRAYER_HEADS:
@@ -207,6 +207,12 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
         return None
     return s
+
+
+def _listed_whole(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """A list holds the span's words as one name of several words (شبه الجزيرة العربية)."""
+    match = lex.gaz_match(list(doc.keys), s.i) if s.j - s.i > 1 else None
+    return match is not None and match[0] == s.j
 
 
 def _inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
@@ -532,6 +538,8 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
         return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
     if word.pos == "verb":
+        if k[:1] == "ل" and k[1:2] in PRESENT_PREFIXES + "ا":
+            return True  # «حسام لأخبره» "to tell him": ل and a present verb, no name part (سيلفا may read as one)
         if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
             return word.lemma_frequency >= FREQUENT
         return word.lemma_frequency >= FREQUENT_PAST_VERB  # ناصر صار
