@@ -444,20 +444,20 @@ def test_the_man_who_buys_is_a_man_not_a_leg(wsd: Disambiguator) -> None:
 def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev2 as the service reads it (2026-11-29, first measured: F1 0.657, 21.8 spurious and 15.3
     unfounded entities per 1,000 words; after that session's rules 0.701, 16.5 and 11.3; 2026-11-29 later: 0.738,
-    10.8 and 5.7; after the fourth round of everyday rules 0.749, 9.1 and 4.1)."""
+    10.8 and 5.7; after the fourth round of everyday rules 0.767, 8.1 and 4.1)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.73, report["micro"]
-    assert report["fp_per_1000_words"] <= 10.0, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.75, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 4.8, report["unfounded_per_1000_words"]
 
 
 def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev3 as the service reads it (2026-11-29, written blind to the recognizer; measured first out of
     sample: F1 0.565, 18.6 spurious and 12.4 unfounded per 1,000 words for the code before that session's rules,
-    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md; after the fourth round 0.611, 10.1, 3.9)."""
+    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md; after the fourth round 0.668, 8.0, 3.9)."""
     report = ner_report([GOLD / "ner_everyday_dev3.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.60, report["micro"]
-    assert report["fp_per_1000_words"] <= 11.0, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.65, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 4.6, report["unfounded_per_1000_words"]
 
 
@@ -465,11 +465,11 @@ def test_the_fourth_everyday_development_set_floors(in_context: Recognizer) -> N
     """ner_everyday_dev4 as the service reads it (2026-11-29, written blind to the recognizer in other genres:
     messages, diaries, notices, dialogues; measured once out of sample: F1 0.622, 20.4 spurious and 15.9 unfounded
     per 1,000 words for the code before that session's rules, 0.632, 18.5 and 14.0 with them; the fourth round of
-    everyday rules was made from its errors: 0.680, 10.6 and 6.1)."""
+    everyday rules was made from its errors: 0.717, 8.2 and 5.6)."""
     report = ner_report([GOLD / "ner_everyday_dev4.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.66, report["micro"]
-    assert report["fp_per_1000_words"] <= 11.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.70, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 6.2, report["unfounded_per_1000_words"]
 
 
 def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> None:
@@ -477,10 +477,10 @@ def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> No
     neighbourhood group, reviews, pupils' essays, health advice, travel diaries, device instructions, children's
     stories, sports chats; measured once out of sample: F1 0.740, 15.2 spurious and 8.6 unfounded per 1,000 words
     for the code before that session, 0.747, 13.7 and 7.5 with the fourth round of everyday rules; then rules from
-    its own errors: 0.768, 9.8 and 3.6)."""
+    its own errors and the boundary rules after them: 0.790, 8.3 and 3.6)."""
     report = ner_report([GOLD / "ner_everyday_dev5.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.75, report["micro"]
-    assert report["fp_per_1000_words"] <= 10.5, report["fp_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.77, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.2, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 4.2, report["unfounded_per_1000_words"]
 
 
