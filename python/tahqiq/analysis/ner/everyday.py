@@ -30,6 +30,14 @@
 - No name of a place, body, post or event starts right after a particle that only a verb follows (إذا دار العقرب).
 - A person of one word read as a common noun with a pronoun or a preposition (راتبه, بالسيارة, بعصا) is none even
   after a title.
+- A local service named by what it is for (cues `service_head`: مكتب البريد, مستشفى الأطفال) or a head with a generic
+  qualifier (المركز التجاري) is no name; a place before a colour, «one» or «other» (الخرطوم الأخضر, الضفة الأخرى)
+  or in construct (بحجة قلة الميزانية) is a thing; no entity starts inside an everyday phrase (cues `name_idiom`:
+  جوز الهند, أحمد الله); identifying numbers count nothing (البناية رقم 14, a telephone number).
+- A name ends before a preposition with the article or on a noun (بالشمس, بحذر, لأمه), a part of the day, an
+  elative, ل and a verb, or a very common noun in construct (صور الرحلة); a name of everyday words with no evidence
+  (نور الصباح), one opening on a plain very common noun (رجل عادل) or on a plain function word (تحت) is none, and so
+  is a name-like word before a noun of a quality (سعيد الحظ).
 """
 
 from __future__ import annotations
@@ -187,7 +195,7 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     # what a cut before و leaves of an everyday word is the word (سليم والحمد), and so is an everyday noun before a
     # possessed noun, its construct («أعجبني وفاء جماهيركم» "your fans' loyalty"); an adjective there is a subject
     # before its object («رفع صابر يده»), as before a verb («سعيد يخرج»)
-    cut_before_and = cut < s.j and (
+    cut_to_the_word = cut < s.j and (
         doc.keys[cut].startswith("و") or (_possessed_noun(doc, cut) and doc.keys[s.i].lstrip("و") in lex.everyday_nouns)
     )
     if cut < s.j:
@@ -204,7 +212,7 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         _noun_and_its_adjective(doc, s.i) or _after_negation(doc, s.i) or _adverb_accusative(lex, doc, s.i)
     ):
         return None  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
-    if cut_before_and and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
+    if cut_to_the_word and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
         return None
     return s
 
@@ -266,11 +274,7 @@ def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) 
         return False
     if len(text) >= 8 and text.startswith("0"):
         return True
-    return (
-        s.i > 0
-        and bool(lex.heads(doc.keys[s.i - 1]) & NUMBER_LABELS)
-        and not any(o is not s and o.i <= s.i < o.j for o in spans)
-    )
+    return s.i > 0 and bool(lex.heads(doc.keys[s.i - 1]) & NUMBER_LABELS) and not _held_by_another(s, spans, s.i)
 
 
 def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -281,7 +285,7 @@ def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) ->
     if not reads_as_common_word(lex, doc, i):
         return False
     if doc.keys[i] in COLOURS:  # «بلدية الزرقاء», «البيت الأبيض» hold it: a name
-        return not any(o is not s and o.i <= i < o.j for o in spans) and not _place_context(lex, doc, s, spans)
+        return not _held_by_another(s, spans, i) and not _place_context(lex, doc, s, spans)
     return i + 1 < doc.n and doc.keys[i + 1] in THING_AFTER
 
 
@@ -289,9 +293,9 @@ def _place_in_construct(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) 
     """A one-word place that morphology reads as a common noun, opening a sentence or right after a preposition
     (on it or before it), before a frequent definite common noun inside no entity and no place's head (or an
     indefinite one in construct with a definite word): the first term of a construct, a thing, since a town takes
-    no genitive («بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter", «حمص
-    الشعيرية» "brown the vermicelli"). After a verb the noun may be its subject («زارت حلب الوزيرة»), and a date
-    or a name after the place is an entity of its own («في غزة الأسبوع الماضي»)."""
+    no genitive («بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"). After a verb
+    the noun may be its subject («زارت حلب الوزيرة»), and a date or a name after the place is an entity of its
+    own («في غزة الأسبوع الماضي»)."""
     i = s.i
     k = doc.keys[i]
     word = _common_noun(doc, i, FREQUENT)
@@ -325,6 +329,16 @@ def _preposition_on_a_place(lex: Lexicon, k: str) -> bool:
     if any(p == 0 and lex.gaz.get(st) for st, p in stems):
         return False
     return any(p and ("ب" in k[:p] or "ل" in k[:p]) and lex.gaz.get(st) for st, p in stems)
+
+
+def _held_by_another(s: Span, spans: list[Span], x: int) -> bool:
+    """Another entity than s holds token x (مستشفى كسلا holds كسلا; مهرجان كان holds كان)."""
+    return any(o is not s and o.i <= x < o.j for o in spans)
+
+
+def _elative(lemma: str) -> bool:
+    """The lemma is on the pattern أفعل (an elative or a colour: أجمل, أريح), which takes no tanween."""
+    return len(lemma) == 4 and lemma[0] == "ا"
 
 
 def _opens_as_verb(doc: Reading, i: int) -> bool:
@@ -533,7 +547,7 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True  # «وصلنا بشري مساء» "in the evening": a time, no name part
     if _common_noun_with_clitic(lex, doc, x, rare=False):
         return True  # «قالت زهرة بخجل» "shyly", «تقدم أبو صالح بحذر»
-    if word.pos == "adj" and len(word.lemma) == 4 and word.lemma[0] == "ا" and word.lemma_frequency >= FREQUENT:
+    if word.pos == "adj" and _elative(word.lemma) and word.lemma_frequency >= FREQUENT:
         return True  # «سمير أنشط من أخيه» "more active": an elative, no name part (أكرم, أنور are listed)
     if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
         return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
@@ -548,7 +562,7 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         and _in_construct(lex, doc, x)
         and (word.lemma_frequency >= VERY_COMMON or (lex.is_everyday(k) and word.lemma_frequency >= FREQUENT))
     ):
-        return True  # «أرسل رامي صور الرحلة» "the trip's pictures", «الدكتور سمير مرضى القلب»
+        return True  # «أرسل رامي صور الرحلة» "the trip's pictures"
     if word.pos in ("noun", "adj"):
         return _has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
@@ -632,7 +646,7 @@ def _verb_after_the_head(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
         x < s.j
         and _frequent_verb_no_name(lex, doc, x)
         and not lex.gaz.get(doc.keys[x])
-        and not any(o is not s and o.i <= x < o.j for o in spans)
+        and not _held_by_another(s, spans, x)
         and not (x + 1 < s.j and doc.keys[x + 1].endswith("ي"))  # مهرجان كان السينمائي: a name's nisba
     )
 
@@ -763,7 +777,7 @@ def _town_read_as_verb(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -
         and word.pos == "verb"
         and word.lemma_frequency >= COMMON_FREQUENCY
         and _town_read_as_common_word(lex, doc, i)
-        and not any(o is not s and o.i <= i < o.j for o in spans)
+        and not _held_by_another(s, spans, i)
         and not _place_context(lex, doc, s, spans)
     )
 
@@ -806,9 +820,9 @@ def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span
         return False
     if word.frequency < ACCUSATIVE_FREQUENCY and not word.rooted:
         return False  # بخارا "as vapour" is a dictionary word however rare
-    if word.pos == "adj" and len(word.lemma) == 4 and word.lemma[0] == "ا":
+    if word.pos == "adj" and _elative(word.lemma):
         return False  # an elative or a colour (أفعل) takes no tanween: أريحا is no "more comfortable"
-    if any(o is not s and o.i <= s.i < o.j for o in spans):
+    if _held_by_another(s, spans, s.i):
         return False  # «مستشفى كسلا التعليمي» holds it: a name
     written = key(bare(doc.toks[s.i].text))
     if written[:1] in ("و", "ف") and written[1:] == word.lemma + "ا":
