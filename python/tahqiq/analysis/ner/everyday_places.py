@@ -1,0 +1,481 @@
+"""What morphology in context says of entities other than persons (docs/design/ner.md, "Everyday words"): places,
+facilities, organisations, posts, peoples, events and numbers that are everyday words. ``everyday.read_in_context``
+applies `not_a_name_in_context` to every span but a person's; the module docstring of ``ner/everyday.py`` lists the
+rules."""
+
+from __future__ import annotations
+
+from tahqiq.analysis.ner.cues import (
+    COLOURS,
+    EVERY_WORD,
+    GENERIC_PLACES,
+    GENERIC_QUALIFIERS,
+    GPE_PREFIX,
+    IDEAL_NOUNS,
+    KIN_LEMMAS,
+    LONE_ONE,
+    NAME_IDIOMS,
+    NUMBER_LABELS,
+    OTHER_ONE,
+    PLACE_HEADS,
+    PLACE_PREPOSITIONS,
+    PRAYER_HEADS,
+    QUANTIFIERS,
+    SERVICE_HEADS,
+    SPAN_NOUNS,
+    SPATIAL_ADVERBS,
+    VERB_PARTICLES,
+)
+from tahqiq.analysis.ner.in_context import (
+    FREQUENT,
+    common_noun,
+    elative,
+    frequent_verb,
+    frequent_verb_no_name,
+    has_possessive,
+    held_by_another,
+)
+from tahqiq.analysis.ner.layers.heads import frequent_common_noun
+from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
+from tahqiq.analysis.ner.lexicon import Lexicon
+from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
+from tahqiq.arabic.clitics import strip_article
+from tahqiq.arabic.keys import bare, key
+
+NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
+NAME_TYPES = NOUN_TYPES | {"EVENT"}
+PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
+IDIOMS_BY_SECOND_WORD: dict[str, list[tuple[str, ...]]] = {}  # cues `name_idiom`, looked up by their second word
+for _idiom in NAME_IDIOMS:
+    IDIOMS_BY_SECOND_WORD.setdefault(_idiom[1], []).append(_idiom)
+AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
+# words after which a one-word place read as a common word is a thing: a colour, «one», «other»
+THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
+# a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
+# than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
+ACCUSATIVE_FREQUENCY = 20
+
+
+def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A span of any type but PERS that morphology in context says is everyday words (the module's docstring)."""
+    if s.j - s.i == 1 and _opens_as_verb(doc, s.i):
+        return True
+    if s.type in NOUN_TYPES and frequent_verb(doc, s.i) and not _listed_whole(lex, doc, s):
+        return True  # «وقد طالب السكان»; but «وقال: شبه الجزيرة العربية» is a listed name
+    if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
+        return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
+    if s.j - s.i == 1 and s.type == "DATE" and s.i > 0 and lex.heads(doc.keys[s.i - 1]) & PRAYER_HEADS:
+        return True  # «صلاة الجمعة» "the Friday prayer": a prayer, not a date
+    if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
+        return True  # «في أول الشهر» "at the start of the month"
+    if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
+        return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
+    if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
+        return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
+        return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
+        return True  # «بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"
+    if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
+        return True  # «إذا دار العقرب الطويل» "when the long hand turned": a verb, whatever the tagger says
+    if s.type in NAME_TYPES and any(_frequent_present_verb(doc, x) for x in range(s.i + 1, s.j)):
+        return True  # «كل يوم تحمي القلب»: a clause, not an event
+    if s.type == "EVENT" and s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD:
+        return True  # «كل يوم الحجة نفسها» "every day the same excuse": a span of time, not an event
+    if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
+        return True  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
+    if s.j - s.i == 1 and s.type == "NORP" and (_no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
+        return True
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _common_word_not_a_place(doc, s.i):
+        return True  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
+    if s.j - s.i == 1 and s.type in ("LOC", "ORG") and _subject_read_as_common_word(lex, doc, s, spans):
+        return True  # «الجزيرة أرض يحيط بها الماء» "an island", «، والخليج جزء من البحر» "a gulf"
+    if s.j - s.i == 1 and s.type == "GPE" and _indefinite_accusative(lex, doc, s, spans):
+        return True  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
+    if s.j - s.i == 1 and s.type == "GPE" and _town_read_as_verb(lex, doc, s, spans):
+        return True  # «جدول ينبع من بين الصخر» "a brook that springs"
+    if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
+        return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+    if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
+        return True
+    return False
+
+
+def _listed_whole(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """A list holds the span's words as one name of several words (شبه الجزيرة العربية)."""
+    match = lex.gaz_match(list(doc.keys), s.i) if s.j - s.i > 1 else None
+    return match is not None and match[0] == s.j
+
+
+def inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
+    """The tokens of every everyday phrase (cues `name_idiom`) in the text; its first word may carry a clitic."""
+    inside: set[int] = set()
+    keys = doc.keys
+    for x in range(1, doc.n):
+        for phrase in IDIOMS_BY_SECOND_WORD.get(keys[x], ()):
+            size = len(phrase)
+            if tuple(keys[x : x - 1 + size]) == phrase[1:] and phrase[0] in lex.heads(keys[x - 1]):
+                inside.update(range(x - 1, x - 1 + size))
+    return frozenset(inside)
+
+
+def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span is a head and a generic qualifier (cues `generic_qualifier`: المركز التجاري, البنك القريب), or a
+    local service's head (cues `service_head`: مكتب, مستشفى, محطة) and what kind it is: an indefinite qualifier,
+    whatever follows (ملعب صغير للأطفال), or a frequent common noun no rule found as a name, no nisba and no ideal
+    (cues `ideal_noun`: مستشفى العودة), alone or before a purpose (مكتب البريد, مستشفى الأطفال)."""
+    i = s.i
+    if s.j - i < 2:
+        return False
+    k = doc.keys[i + 1]
+    if s.j - i == 2 and k.startswith("ال") and k in GENERIC_QUALIFIERS:
+        return True
+    if not any(strip_article(st) in SERVICE_HEADS for st, _p in lex.stems(doc.keys[i])):
+        return False
+    if k in GENERIC_QUALIFIERS:
+        return True
+    if k in IDEAL_NOUNS or not frequent_common_noun(doc, i + 1) or k.endswith(("ي", "يه")):
+        return False  # مستشفى العودة: an ideal names it; النادي الأهلي: a nisba
+    return s.j - i == 2 or _purpose_after(lex, doc, s, spans)
+
+
+def _purpose_after(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span's words after its first two open on ل and hold no other entity: a purpose, not a name's part
+    («مكتب البريد لإرسال الرسالة»; «مركز الملك سلمان للإغاثة» holds a person)."""
+    k = doc.keys[s.i + 2]
+    return any(p and "ل" in k[:p] for _st, p in lex.stems(k)) and not any(
+        o is not s and s.i + 1 <= o.i < s.j for o in spans
+    )
+
+
+def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Digits that name rather than count: after a label (cues `number_label`: رقم, الشقة, المقاس), inside no
+    other entity, a telephone number (eight digits or more, the first 0) or an IP address."""
+    text = doc.toks[s.i].text
+    if text.count(".") >= 3:
+        return True  # 192.168.1.1, an address
+    if not text.isdigit():
+        return False
+    if len(text) >= 8 and text.startswith("0"):
+        return True
+    return s.i > 0 and bool(lex.heads(doc.keys[s.i - 1]) & NUMBER_LABELS) and not held_by_another(s, spans, s.i)
+
+
+def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place that morphology reads as a common word, followed by a colour or by «one» (cues `colour`,
+    `lone_one`): a thing, not the town (الخرطوم الأخضر, ليمونة واحدة); a city's colour is a word of its name. A
+    colour itself (الأبيض, a town in Sudan) is a place only in a place's context («لبست الأبيض» "I wore white")."""
+    i = s.i
+    if not reads_as_common_word(lex, doc, i):
+        return False
+    if doc.keys[i] in COLOURS:  # «بلدية الزرقاء», «البيت الأبيض» hold it: a name
+        return not held_by_another(s, spans, i) and not _place_context(lex, doc, s, spans)
+    return i + 1 < doc.n and doc.keys[i + 1] in THING_AFTER
+
+
+def _place_in_construct(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place that morphology reads as a common noun, opening a sentence or right after a preposition
+    (on it or before it), before a frequent definite common noun inside no entity and no place's head (or an
+    indefinite one in construct with a definite word): the first term of a construct, a thing, since a town takes
+    no genitive («بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"). After a verb
+    the noun may be its subject («زارت حلب الوزيرة»), and a date or a name after the place is an entity of its
+    own («في غزة الأسبوع الماضي»)."""
+    i = s.i
+    k = doc.keys[i]
+    word = common_noun(doc, i, FREQUENT)
+    if word is None or i + 1 >= doc.n or not any(strip_article(st) == word.lemma for st, _p in lex.stems(k)):
+        return False  # the noun read is the whole word, a clitic aside (بحجة is ب + حجة)
+    framed = (
+        word.opens_sentence
+        or i == 0
+        or doc.toks[i - 1].kind != "word"
+        or doc.read_as(i - 1, frozenset({"prep"}))
+        or _preposition_on_a_place(lex, k)
+    )
+    if not framed:
+        return False
+    after = common_noun(doc, i + 1, FREQUENT)
+    if after is None or any(o.i <= i + 1 < o.j for o in spans) or lex.heads(doc.keys[i + 1]) & PLACE_HEADS:
+        return False
+    if doc.keys[i + 1].startswith("ال"):
+        return True
+    return (  # «بحجة قلة الميزانية»; but «في مسقط بمئوية الموسيقار»: a preposition opens a phrase of its own
+        len(lex.stems(doc.keys[i + 1])) == 1
+        and i + 2 < doc.n
+        and doc.keys[i + 2].startswith("ال")
+        and doc.read_as(i + 2, frozenset({"noun"}))
+    )
+
+
+def _preposition_on_a_place(lex: Lexicon, k: str) -> bool:
+    """The key is ب or ل on a listed place (بحجة), not a place that starts with the letter (بغداد, لندن)."""
+    stems = lex.stems(k)
+    if any(p == 0 and lex.gaz.get(st) for st, p in stems):
+        return False
+    return any(p and ("ب" in k[:p] or "ل" in k[:p]) and lex.gaz.get(st) for st, p in stems)
+
+
+def _opens_as_verb(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    return word is not None and word.opens_sentence and word.pos == "verb"
+
+
+def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    if word is None or not word.common:
+        return False
+    if word.pos in FUNCTION_POS:
+        return True  # «حلمت أني أطير» "that I"
+    if word.pos == "noun" and word.lemma.endswith("يه") and word.lemma_frequency >= FREQUENT:
+        # «لحماية يديك» "to protect": a noun in ية, not a nisba (whose lemma ends in ي); السعودية read as a noun
+        # is the country, which the gazetteer lists
+        return not any(lex.gaz_match([st], 0) is not None for st, _p in lex.stems(doc.keys[i]))
+    k = doc.keys[i].lstrip("و")
+    if word.pos == "noun":
+        if word.lemma in KIN_LEMMAS:  # جدي, لجدي "for my grandfather", جده: a kinship noun and its owner
+            mine = any(st.endswith("ي") and st[:-1] == word.lemma for st, _p in lex.stems(doc.keys[i]))
+            return mine or has_possessive(bare(doc.toks[i].text), word.lemma)
+        # «يطرق بابي» "my door": a frequent noun and "my", where the noun is no place (مصري is no "my Egypt")
+        return (
+            k.endswith("ي")
+            and k[:-1] == word.lemma
+            and word.lemma_frequency >= FREQUENT
+            and lex.gaz_match([word.lemma], 0) is None
+            and lex.gaz_match(["ال" + word.lemma], 0) is None
+        )
+    return word.pos == "adj" and k.endswith(("ي", "يه")) and not word.lemma.endswith("ي")
+
+
+def _nisba_as_a_noun(doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A definite feminine nisba right after a preposition or a verb that is no entity's word, and before no
+    entity: it qualifies no noun, so it is a noun of its own (the tray: «في الصينية», «وأدخل الصينية الفرن»), not
+    a people («مدينة نيس الفرنسية», «مع الإيطالية كيارا روسي» stay)."""
+    i = s.i
+    k = doc.keys[i].lstrip("وف")
+    return (
+        i > 0
+        and k.startswith("ال")
+        and k.endswith("يه")
+        and doc.read_as(i, frozenset({"adj", "noun"}))
+        and doc.read_as(i - 1, AFTER_NO_NOUN)
+        and not any(o.i <= i - 1 < o.j or o.i == i + 1 for o in spans)
+    )
+
+
+def _not_a_post(doc: Reading, i: int) -> bool:
+    word = doc.context[i]
+    if word is None or not word.common:
+        return False
+    if word.pos in FUNCTION_POS:
+        return True
+    written = bare(doc.toks[i].text)
+    return written.endswith("ة") and word.lemma.endswith("ه") and key(written).endswith(word.lemma)
+
+
+def _plural_of_post(doc: Reading, i: int) -> bool:
+    """Token i is the sound plural of the post morphology chose for it (المزارعين of مزارع, اللاعبون, الصيدليات):
+    a group, not a post someone holds (the conventions: OCC is singular)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.pos != "noun":
+        return False
+    written = strip_article(key(bare(doc.toks[i].text)).lstrip("وف"))
+    lemma = word.lemma
+    plurals = (lemma + "ين", lemma + "ون") if not lemma.endswith("ه") else ()
+    return written in plurals or written == (lemma[:-1] if lemma.endswith("ه") else lemma) + "ات"
+
+
+def _beginning_of_a_span(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is «أول» (a clitic allowed) right before a noun of a span (cues `span_noun`): its beginning."""
+    return i + 1 < doc.n and doc.keys[i + 1] in SPAN_NOUNS and any(st == "اول" for st, _p in lex.stems(doc.keys[i]))
+
+
+def _after_a_verb_particle(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i comes right after a particle that only a verb follows (cues `verb_particle`: لم, لن, قد, سوف, إذا)."""
+    return any(st in VERB_PARTICLES for st, _p in lex.stems(doc.plain_key(i - 1)))
+
+
+def _verb_after_the_head(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """The span's second word reads as a frequent verb that no list knows as a name or a place, that no other entity
+    holds and that no nisba follows (مهرجان كان السينمائي holds the town كان)."""
+    x = s.i + 1
+    return (
+        x < s.j
+        and frequent_verb_no_name(lex, doc, x)
+        and not lex.gaz.get(doc.keys[x])
+        and not held_by_another(s, spans, x)
+        and not (x + 1 < s.j and doc.keys[x + 1].endswith("ي"))  # مهرجان كان السينمائي: a name's nisba
+    )
+
+
+def _frequent_present_verb(doc: Reading, x: int) -> bool:
+    # ي or ت: a name inside a name may open on ن like a first-person verb (جائزة نوبل)
+    return frequent_verb(doc, x) and doc.keys[x].lstrip("وف")[:1] in "يت"
+
+
+def _common_word_not_a_place(doc: Reading, i: int) -> bool:
+    """Token i reads in context as a frequent function word (تحت, حين) or as a frequent noun with its possessive
+    pronoun (جده "his grandfather", not جدة: the letters as written tell ه from ة)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.lemma_frequency < FREQUENT:
+        return False
+    if word.lemma in KIN_LEMMAS and doc.keys[i].endswith("ي"):
+        return True  # «لأمي» "for my mother"
+    return word.pos in FUNCTION_POS or has_possessive(bare(doc.toks[i].text), word.lemma)
+
+
+def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Token s.i is a town (``Lexicon.towns``: no country, no capital) that morphology in context reads as a common
+    word, inside no other entity and with no place around it, in a frame a common word takes and a place rarely:
+    - after a quantifier (cues `quantifier`): «أي حائل» "any obstacle";
+    - definite, read as an adjective or a number right after a definite common noun that no verb comes right
+      before: «الحواس الخمس» "the five senses", «باب العمارة الزرقاء» "the blue building" (after a verb the noun
+      may be its subject, and the town its object: «ودخلت القوات الحديدة»);
+    - definite, before a definite participle that describes it: «العريش المصنوع من سعف النخيل» "the arbour made
+      of palm fronds", «الحديدة المعقوفة» "the hooked iron".
+    A place's context keeps the town: a preposition of place or ب/ل on it (في الزاوية, بالحديدة: cues
+    `place_preposition`), a head (مدينة حماة), a list after a preposition of place (في الجرف الأصفر وآسفي), or
+    another place or people within three words (حمص وحماة, حلب السورية). A town in any other frame stays a
+    place: towns are the subjects and objects of news («شهدت غزة», «قصفت الطائرات حلب»)."""
+    i = s.i
+    k = doc.keys[i]
+    if not _town_read_as_common_word(lex, doc, i):
+        return False
+    if any(o is not s and o.i <= i and s.j <= o.j for o in spans):
+        return False  # جامعة حلب ⊃ GPE: the organisation says it
+    if _place_context(lex, doc, s, spans):
+        return False
+    before = doc.plain_key(i - 1) if i > 0 else ""
+    if before in QUANTIFIERS or before in SPATIAL_ADVERBS:
+        return True  # «أي حائل» "any obstacle", «فوق التل» "above the hill"
+    if k.startswith("وال") and _coordinated_with_a_common_noun(doc, i, spans):
+        return True  # «الساحات والميادين» "the squares and the fields"
+    if not k.startswith("ال"):
+        return False
+    word = doc.context[i]
+    noun_before = doc.context[i - 1] if i > 0 else None
+    if (
+        word is not None
+        and word.pos in ("adj", "num")
+        and noun_before is not None
+        and noun_before.common
+        and noun_before.pos == "noun"
+        and before.startswith("ال")
+        and not (i > 1 and doc.read_as(i - 2, frozenset({"verb"})))
+    ):
+        return True  # الحواس الخمس, العمارة الزرقاء
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    k_after = doc.keys[i + 1] if i + 1 < doc.n else ""
+    return (
+        after is not None
+        and after.pos in ("adj", "noun")
+        and k_after.startswith("الم")
+        and after.lemma.startswith("م")
+        and len(k_after) >= 6
+        and not k_after.endswith(("ي", "يه"))
+    )  # العريش المصنوع, الحديدة المعقوفة
+
+
+def _town_read_as_verb(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A town (``Lexicon.towns``) that morphology reads as a frequent verb, inside no other entity and with no
+    place around it: «جدول ينبع من بين الصخر» "a brook that springs"; news names towns as nouns, so morphology
+    reads them as nouns there («شهدت غزة»)."""
+    i = s.i
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "verb"
+        and word.lemma_frequency >= COMMON_FREQUENCY
+        and _town_read_as_common_word(lex, doc, i)
+        and not held_by_another(s, spans, i)
+        and not _place_context(lex, doc, s, spans)
+    )
+
+
+def _coordinated_with_a_common_noun(doc: Reading, i: int, spans: list[Span]) -> bool:
+    """The word right before token i is a definite common noun inside no entity: a town in و after it is the next
+    noun of the same list («الساحات والميادين»)."""
+    before = doc.context[i - 1] if i > 0 else None
+    return (
+        before is not None
+        and before.common
+        and before.pos == "noun"
+        and doc.keys[i - 1].lstrip("و").startswith("ال")
+        and not any(o.i <= i - 1 < o.j for o in spans)
+    )
+
+
+def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word region or organisation (الخليج, الجزيرة) that morphology reads as a common word, inside no
+    other entity, opening a clause (after a sentence's end, a comma or a colon) before a word that is no verb, with
+    no place around it: a definition's subject, «الجزيرة أرض يحيط بها الماء». News names them in construct (دول
+    الخليج, قناة الجزيرة) or as a verb's subject («الجزيرة تبث»)."""
+    i = s.i
+    word = doc.context[i]
+    if word is None or not reads_as_common_word(lex, doc, i) or word.lemma_frequency < FREQUENT:
+        return False
+    if any(o is not s and o.i <= i and s.j <= o.j for o in spans) or _place_context(lex, doc, s, spans):
+        return False
+    opens = word.opens_sentence or i == 0 or doc.toks[i - 1].text in ("،", ",", ":", "؛")
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    return opens and after is not None and after.pos != "verb"
+
+
+def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place spelled as a common noun's or adjective's indefinite accusative (the word and alif: كوب →
+    كوبا, نار → نارا, صبي → صبيا, كسل → كسلا "lazily") that morphology reads as that word, with no place around it;
+    a country is never a nisba's accusative (روسيا, سوريا read as روسي, سوري + ا stay)."""
+    word = doc.context[s.i]
+    if word is None or not word.common or word.pos not in ("noun", "adj"):
+        return False
+    if word.frequency < ACCUSATIVE_FREQUENCY and not word.rooted:
+        return False  # بخارا "as vapour" is a dictionary word however rare
+    if word.pos == "adj" and elative(word.lemma):
+        return False  # an elative or a colour (أفعل) takes no tanween: أريحا is no "more comfortable"
+    if held_by_another(s, spans, s.i):
+        return False  # «مستشفى كسلا التعليمي» holds it: a name
+    written = key(bare(doc.toks[s.i].text))
+    if written[:1] in ("و", "ف") and written[1:] == word.lemma + "ا":
+        written = written[1:]
+    if written != word.lemma + "ا":
+        return False
+    if word.lemma.endswith("ي") and not any(st in lex.towns for st, _p in lex.stems(doc.keys[s.i])):
+        return False  # روسيا, سوريا: a country is no nisba's accusative; a town may be one («العمل صبيا» "as a boy")
+    return not _place_context(lex, doc, s, spans)
+
+
+def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Something around token s.i says it is a place (see `_town_as_common_word`)."""
+    i = s.i
+    k = doc.keys[i]
+    if any(p and ("ب" in k[:p] or "ل" in k[:p]) for _st, p in lex.stems(k)):
+        return True  # بالحديدة, لحلب
+    if i > 0:
+        before = doc.plain_key(i - 1)
+        if any(st in PLACE_PREPOSITIONS or st in GPE_PREFIX for st, _p in lex.stems(before)):
+            return True
+        if k.startswith("و") and _listed_after_a_preposition_of_place(doc, i):
+            return True  # في الجرف الأصفر وآسفي
+    return any(
+        o is not s
+        and o.type in ("GPE", "LOC", "NORP")
+        and (abs(o.i - i) <= 3 or abs(o.j - 1 - i) <= 3)
+        and not (o.j - o.i == 1 and doc.read_as(o.i, NOT_NAME_POS - {"adj"}))  # فلنكن is no place beside حماة
+        and not (o.j - o.i == 1 and _town_read_as_common_word(lex, doc, o.i))  # «باب العمارة الزرقاء»
+        for o in spans
+    )
+
+
+def _listed_after_a_preposition_of_place(doc: Reading, i: int) -> bool:
+    """A preposition of place up to four words before token i, in the same clause (no mark between): في الجرف
+    الأصفر وآسفي, not «من كل جهة، والخليج جزء من البحر»."""
+    for x in range(i - 1, max(-1, i - 6), -1):
+        if doc.toks[x].kind != "word":
+            return False
+        if doc.plain_key(x) in PLACE_PREPOSITIONS:
+            return True
+    return False
+
+
+def _town_read_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    return any(st in lex.towns for st, _p in lex.stems(doc.keys[i])) and reads_as_common_word(lex, doc, i)
