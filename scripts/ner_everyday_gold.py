@@ -1,5 +1,5 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
-ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4 and ner_everyday_dev5.
+ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4, ner_everyday_dev5 and ner_everyday_dev6.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
@@ -30,6 +30,11 @@ CC BY-SA 4.0, written for tahqiq by its authors.
   chats; filed under the eight genres below) with other trap words, bound by the decisions of the five headers above
   (its author read those headers, never their sentences; its own header says what else was read and what it added):
   it may be read and tuned on.
+- ner_everyday_dev6 (tests/gold/src/ner_everyday_dev6.txt -> tests/gold/ner_everyday_dev6.jsonl) is a sixth
+  development set in the test set's four genres (stories, how-to texts, classroom texts, opinion pieces and letters)
+  on other topics, with other trap words, bound by the decisions of the six headers above (its author read those
+  headers, never their sentences; its own header says what else was read and what it added): it may be read and tuned
+  on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -47,8 +52,8 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py check [SET]    # check the jsonl against the source and the scanner
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
-SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4 or
-ner_everyday_dev5.
+SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4,
+ner_everyday_dev5 or ner_everyday_dev6.
 """
 
 from __future__ import annotations
@@ -71,6 +76,7 @@ SETS = {
         "ner_everyday_dev3",
         "ner_everyday_dev4",
         "ner_everyday_dev5",
+        "ner_everyday_dev6",
     )
 }
 DEFAULT_SET = "ner_everyday"
