@@ -484,6 +484,17 @@ def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> No
     assert report["unfounded_per_1000_words"] <= 4.2, report["unfounded_per_1000_words"]
 
 
+def test_the_sixth_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev6 as the service reads it (2026-11-29, written blind to the recognizer: stories, how-to texts,
+    classroom texts, opinion pieces and letters on other topics than the other sets'; measured once out of sample:
+    F1 0.674, 15.7 spurious and 6.5 unfounded per 1,000 words for the code before that session, 0.694, 13.2 and
+    6.2 after it; not tuned on yet)."""
+    report = ner_report([GOLD / "ner_everyday_dev6.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.68, report["micro"]
+    assert report["fp_per_1000_words"] <= 14.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
+
+
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev as the service reads it (2026-11-28: F1 0.677, 9.0 spurious entities per 1,000 words;
     2026-11-29: see docs/quality.md; later that day 0.734, 3.9 spurious and 0.8 unfounded)."""
