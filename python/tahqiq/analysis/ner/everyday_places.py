@@ -34,6 +34,7 @@ from tahqiq.analysis.ner.in_context import (
     frequent_verb_no_name,
     has_possessive,
     held_by_another,
+    verb_at_least,
 )
 from tahqiq.analysis.ner.layers.heads import frequent_common_noun
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
@@ -380,12 +381,8 @@ def _town_read_as_verb(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -
     place around it: «جدول ينبع من بين الصخر» "a brook that springs"; news names towns as nouns, so morphology
     reads them as nouns there («شهدت غزة»)."""
     i = s.i
-    word = doc.context[i]
     return (
-        word is not None
-        and word.common
-        and word.pos == "verb"
-        and word.lemma_frequency >= COMMON_FREQUENCY
+        verb_at_least(doc, i, COMMON_FREQUENCY)
         and _town_read_as_common_word(lex, doc, i)
         and not held_by_another(s, spans, i)
         and not _place_context(lex, doc, s, spans)

@@ -41,22 +41,20 @@ def has_possessive(word: str, lemma: str) -> bool:
     return False
 
 
-def frequent_verb(doc: Reading, i: int) -> bool:
+def verb_at_least(doc: Reading, i: int, floor: int) -> bool:
+    """Morphology in context reads token i as a verb whose lemma is `floor` or more in the lexicon's corpus."""
     word = doc.context[i]
-    return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= FREQUENT
+    return word is not None and word.common and word.pos == "verb" and word.lemma_frequency >= floor
+
+
+def frequent_verb(doc: Reading, i: int) -> bool:
+    return verb_at_least(doc, i, FREQUENT)
 
 
 def frequent_verb_no_name(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i reads as a verb frequent enough for a past one (`FREQUENT_PAST_VERB`) and no list knows it as a name
     part: «وقلت» "and I said" after a post is no name."""
-    word = doc.context[i]
-    return (
-        word is not None
-        and word.common
-        and word.pos == "verb"
-        and word.lemma_frequency >= FREQUENT_PAST_VERB
-        and doc.keys[i] not in lex.name_part
-    )
+    return verb_at_least(doc, i, FREQUENT_PAST_VERB) and doc.keys[i] not in lex.name_part
 
 
 def held_by_another(s: Span, spans: list[Span], x: int) -> bool:
