@@ -268,6 +268,13 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("كتبت في مجموعة الأصدقاء رسالة طويلة", "مجموعة"),
         ("درهم وقاية خير من قنطار علاج", "درهم"),
         ("في أول الشارع دكان صغير", "أول"),
+        # from ner_everyday_dev6's errors, after its one out-of-sample measurement
+        ("اتصل بالدفاع المدني على الرقم 199 فورا", "199"),
+        ("يطلق الغاز المحترق غاز أول أكسيد الكربون", "أول"),
+        ("ضع كمادة باردة على جسر الأنف", "جسر"),
+        ("يعتمد التقويم الهجري على دورة القمر", "دورة"),
+        ("حمل الماكينة إلى مصلح في شارع قريب", "شارع"),  # an indefinite qualifier after any head
+        ("قد ينقذ الجهاز حياة عائلة بكاملها", "حياة"),
         # a name of everyday words (data/everyday.txt) with no evidence before it: the words
         ("دخل نور الصباح من الشباك فاستيقظت", "نور"),
         ("أعجبني جمال الحديقة في الربيع", "جمال"),
@@ -382,6 +389,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         # an adjective-name before its object is the subject
         ("رفع صابر يده وقال شيئا", ("PERS", "صابر")),
         ("قال سعيد لأمه إنه جائع", ("PERS", "سعيد")),
+        ("إذا أكل حسن نصف البرتقالة فكم يبقى؟", ("PERS", "حسن")),  # an everyday name before a fraction: a subject
         # بين with a pronoun is no function word opening a name
         ("قالت وزيرة الخارجية الأسترالية بيني وونغ إن", ("PERS", "بيني وونغ")),
         # where a name ends: a preposition on a noun, a part of the day, an elative
@@ -488,11 +496,11 @@ def test_the_sixth_everyday_development_set_floors(in_context: Recognizer) -> No
     """ner_everyday_dev6 as the service reads it (2026-11-29, written blind to the recognizer: stories, how-to texts,
     classroom texts, opinion pieces and letters on other topics than the other sets'; measured once out of sample:
     F1 0.674, 15.7 spurious and 6.5 unfounded per 1,000 words for the code before that session, 0.694, 13.2 and
-    6.2 after it; not tuned on yet)."""
+    6.2 after it; then a few rules from its errors: 0.702, 11.6 and 4.6)."""
     report = ner_report([GOLD / "ner_everyday_dev6.jsonl"], in_context)
-    assert report["micro"]["f1"] >= 0.68, report["micro"]
-    assert report["fp_per_1000_words"] <= 14.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 7.0, report["unfounded_per_1000_words"]
+    assert report["micro"]["f1"] >= 0.69, report["micro"]
+    assert report["fp_per_1000_words"] <= 12.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 5.2, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

@@ -186,8 +186,8 @@ def _after_negation(doc: Reading, i: int) -> bool:
 def _everyday_words_alone(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """A name of several words with no evidence before it that opens on an everyday word (data/everyday.txt: نور,
     جمال, حياة) and holds only everyday words, or, of two words that no list holds as one name (نور الدين), goes on
-    with a frequent definite common noun that no list knows as a name part and no nisba: the common words (نور
-    الصباح "the morning light", جمال الحديقة "the garden's beauty", حياة بسيطة "a simple life")."""
+    with a frequent common noun that no list knows as a name part and no nisba: the common words (نور الصباح "the
+    morning light", جمال الحديقة "the garden's beauty", حياة عائلة "a family's life")."""
     words = [doc.keys[x].lstrip("و") for x in range(s.i, s.j)]
     if not lex.is_everyday(words[0]):
         return False
@@ -197,10 +197,12 @@ def _everyday_words_alone(lex: Lexicon, doc: Reading, s: Span) -> bool:
     return (
         s.j - s.i == 2
         and lex.name_at(list(doc.keys), s.i) < s.i + 2
-        and second.startswith("ال")
         and not second.endswith("ي")
         and second not in lex.name_part
-        and common_noun(doc, s.i + 1, FREQUENT) is not None
+        and second not in FRACTION_WORDS  # «أكل حسن نصف البرتقالة»: the subject, then what he ate
+        and (word := common_noun(doc, s.i + 1, FREQUENT)) is not None
+        # definite, or the plain noun as written: «رفع صابر يده», «قال سعيد لأمه» are a subject and what follows it
+        and (second.startswith("ال") or second == word.lemma)
     )
 
 

@@ -6,6 +6,7 @@ rules."""
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
+    AMOUNT_ADJECTIVES,
     COLOURS,
     EVERY_WORD,
     GENERIC_PLACES,
@@ -50,8 +51,8 @@ IDIOMS_BY_SECOND_WORD: dict[str, list[tuple[str, ...]]] = {}  # cues `name_idiom
 for _idiom in NAME_IDIOMS:
     IDIOMS_BY_SECOND_WORD.setdefault(_idiom[1], []).append(_idiom)
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
-# words after which a one-word place read as a common word is a thing: a colour, «one», «other»
-THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
+# words after which a one-word place read as a common word is a thing: a colour, «one», «other», «many»
+THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE | AMOUNT_ADJECTIVES
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
@@ -129,8 +130,8 @@ def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> 
     if s.j - i < 2:
         return False
     k = doc.keys[i + 1]
-    if s.j - i == 2 and k.startswith("ال") and k in GENERIC_QUALIFIERS:
-        return True
+    if k in GENERIC_QUALIFIERS and (s.j - i == 2 or not k.startswith("ال")):
+        return True  # المركز التجاري; an indefinite one after any head, whatever follows (شارع قريب)
     if not any(strip_article(st) in SERVICE_HEADS for st, _p in lex.stems(doc.keys[i])):
         return False
     if k in GENERIC_QUALIFIERS:
@@ -159,7 +160,8 @@ def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) 
         return False
     if len(text) >= 8 and text.startswith("0"):
         return True
-    return s.i > 0 and bool(lex.heads(doc.keys[s.i - 1]) & NUMBER_LABELS) and not held_by_another(s, spans, s.i)
+    labelled = s.i > 0 and any(strip_article(st) in NUMBER_LABELS for st in lex.heads(doc.keys[s.i - 1]))
+    return labelled and not held_by_another(s, spans, s.i)  # الرقم 199 too
 
 
 def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
