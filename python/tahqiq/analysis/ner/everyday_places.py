@@ -6,7 +6,6 @@ rules."""
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
-    AMOUNT_ADJECTIVES,
     COLOURS,
     EVERY_WORD,
     GENERIC_PLACES,
@@ -51,8 +50,8 @@ IDIOMS_BY_SECOND_WORD: dict[str, list[tuple[str, ...]]] = {}  # cues `name_idiom
 for _idiom in NAME_IDIOMS:
     IDIOMS_BY_SECOND_WORD.setdefault(_idiom[1], []).append(_idiom)
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
-# words after which a one-word place read as a common word is a thing: a colour, «one», «other», «many»
-THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE | AMOUNT_ADJECTIVES
+# words after which a one-word place read as a common word is a thing: a colour, «one», «other»
+THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
