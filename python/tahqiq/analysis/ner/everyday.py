@@ -65,10 +65,11 @@ from tahqiq.analysis.ner.in_context import (
 )
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
+from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span, WordInContext
 from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
+NOUN = frozenset({"noun"})
 OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive pronouns (حظي, حظك, حظنا)
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
@@ -196,7 +197,7 @@ def _everyday_words_alone(lex: Lexicon, doc: Reading, s: Span) -> bool:
     second = words[1]
     return (
         s.j - s.i == 2
-        and lex.name_at(list(doc.keys), s.i) < s.i + 2
+        and lex.name_at(doc.keys, s.i) < s.i + 2
         and not second.endswith("ي")
         and second not in lex.name_part
         and second not in FRACTION_WORDS  # «أكل حسن نصف البرتقالة»: the subject, then what he ate
@@ -328,7 +329,7 @@ def _in_construct(lex: Lexicon, doc: Reading, x: int) -> bool:
     name part: the head of a construct, a phrase of its own (حنادي الحمد ends on the definite word). Only a very
     common noun or an everyday word (data/everyday.txt) is taken so: a family name may come before a verb's object
     («يتقن عمر هلال اللغتين»)."""
-    if x + 1 >= doc.n or doc.keys[x].startswith(("ال", "وال")) or lex.name_at(list(doc.keys), x) > x + 1:
+    if x + 1 >= doc.n or doc.keys[x].startswith(("ال", "وال")) or lex.name_at(doc.keys, x) > x + 1:
         return False  # عبد السلام: a listed name of two words
     after = doc.keys[x + 1]
     return (
@@ -358,31 +359,34 @@ def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
     )
 
 
-def _plain_function_word(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i reads as a frequent function word as written, no suffix (تحت, lemma 1,000 or more), that no list
-    knows as a name part; بيني (Penny) is بين with a pronoun, so it may be a name."""
+def _plain_word(lex: Lexicon, doc: Reading, i: int, pos: frozenset[str]) -> WordInContext | None:
+    """How token i reads when morphology reads it, as written (no clitic, no ending: the key is the lemma), as a
+    common word of one of the POS `pos` whose lemma is 1,000 or more in the corpus, and no list knows it as a name
+    part."""
     word = doc.context[i]
-    return (
+    if (
         word is not None
         and word.common
-        and word.pos in FUNCTION_POS
+        and word.pos in pos
         and word.lemma_frequency >= VERY_COMMON
         and doc.keys[i] == word.lemma
         and doc.keys[i] not in lex.name_part
-    )
+    ):
+        return word
+    return None
+
+
+def _plain_function_word(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is a plain frequent function word (تحت); بيني (Penny) is بين with a pronoun, so it may be a name."""
+    return _plain_word(lex, doc, i, FUNCTION_POS) is not None
 
 
 def _plain_common_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i is a very common noun as written (its lemma 1,000 or more in the corpus, no clitic, no ending) that no
-    list knows as a name part: رجل, بطل; a name after a post that no list holds is rarer, or read otherwise (وردة,
-    نادين, مظفر; بيت هيغسيث goes on with a word no corpus knows), and أمل, نور, جمال are listed."""
-    word = common_noun(doc, i, VERY_COMMON)
-    return (
-        word is not None
-        and doc.keys[i] == word.lemma
-        and word.lemma not in KIN_LEMMAS  # أم ناصر, a kunya
-        and doc.keys[i] not in lex.name_part
-    )
+    """Token i is a plain very common noun (رجل, بطل), no kinship noun (أم ناصر is a kunya); a name after a post that
+    no list holds is rarer, or read otherwise (وردة, نادين, مظفر; بيت هيغسيث goes on with a word no corpus knows),
+    and أمل, نور, جمال are listed."""
+    word = _plain_word(lex, doc, i, NOUN)
+    return word is not None and word.lemma not in KIN_LEMMAS
 
 
 def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:

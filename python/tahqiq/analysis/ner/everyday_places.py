@@ -104,7 +104,7 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
 
 def _listed_whole(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """A list holds the span's words as one name of several words (شبه الجزيرة العربية)."""
-    match = lex.gaz_match(list(doc.keys), s.i) if s.j - s.i > 1 else None
+    match = lex.gaz_match(doc.keys, s.i) if s.j - s.i > 1 else None
     return match is not None and match[0] == s.j
 
 

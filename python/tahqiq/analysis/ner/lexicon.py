@@ -87,9 +87,10 @@ class Lexicon:
         self.languages: set[str] = set()
         self._read_entities()
         # everyday words some list also holds as a name (data/everyday.txt): they need context to count
-        self.everyday = frozenset(key(w) for _pos, w in read_pairs("everyday.txt"))
+        everyday = list(read_pairs("everyday.txt"))
+        self.everyday = frozenset(key(w) for _pos, w in everyday)
         # those whose everyday reading is a noun (نجاح, وفاء), which heads a construct, unlike an adjective (صابر)
-        self.everyday_nouns = frozenset(key(w) for pos, w in read_pairs("everyday.txt") if pos == "noun")
+        self.everyday_nouns = frozenset(key(w) for pos, w in everyday if pos == "noun")
         self.counts["everyday_words"] = len(self.everyday)
         self.nisba_bases: set[str] = set()
         self.water_names: set[str] = set()
