@@ -286,6 +286,14 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("دخلت الصيدلية وقلت للصيدلاني: أريد دواء", "وقلت"),  # what the cut leaves is a verb
         ("المدير رجل عادل يسمع للجميع", "رجل"),  # a plain common noun opens no name even after a post
         ("كان الحارس بطل المباراة بلا منازع", "بطل"),
+        # an indefinite construct, as its indefinite adjective shows, and an indefinite noun after كل name nothing
+        ("تعاقدنا مع شركة نظافة ممتازة لتنظيف الدرج", "شركة"),
+        ("زرنا معرض سيارات ضخما في المدينة", "معرض"),
+        ("افتتح المحافظ محطة قطار حديثة قرب السوق", "محطة"),
+        ("في كل مدرسة مكتبة وملعب", "مدرسة"),
+        # a day named after an activity is no event (cues `named_day` hold the days that are)
+        ("جاء يوم الامتحان أخيرا وكنا مستعدين", "يوم"),
+        ("نظمت المدرسة يوم التطوع السنوي", "يوم"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -419,6 +427,12 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("توجهت الشاحنات باتجاه أريحا صباحا", ("GPE", "أريحا")),  # أريح is an elative: no tanween
         ("زار الوفد الضفة الغربية أمس", ("GPE", "الضفة الغربية")),
         ("اجتمع قادة مجموعة العشرين في روما", ("ORG", "مجموعة العشرين")),
+        # a name's own adjective takes the article, and a person may follow a name
+        ("ارتفعت أسهم شركة إعمار العقارية أمس", ("ORG", "شركة إعمار العقارية")),
+        ("قال رئيس مجلس إدارة بنك عودة سمير حنا إن الأرباح زادت", ("ORG", "بنك عودة")),
+        ("زار الرئيس كل العراق من شماله إلى جنوبه", ("GPE", "العراق")),
+        ("أحيا الأهالي يوم الشهيد في ساحة البلدة", ("EVENT", "يوم الشهيد")),
+        ("احتفل الفلسطينيون أمس بيوم الأرض", ("EVENT", "بيوم الأرض")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:

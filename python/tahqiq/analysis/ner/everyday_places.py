@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
     COLOURS,
+    DAY_HEAD,
     EVERY_WORD,
     GENERIC_PLACES,
     GENERIC_QUALIFIERS,
@@ -15,6 +16,7 @@ from tahqiq.analysis.ner.cues import (
     KIN_LEMMAS,
     LONE_ONE,
     NAME_IDIOMS,
+    NAMED_DAYS,
     NUMBER_LABELS,
     OTHER_ONE,
     PLACE_HEADS,
@@ -83,6 +85,12 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «كل يوم تحمي القلب»: a clause, not an event
     if s.type == "EVENT" and s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD:
         return True  # «كل يوم الحجة نفسها» "every day the same excuse": a span of time, not an event
+    if s.type in NAME_TYPES and _indefinite_after_every(doc, s):
+        return True  # «وفي كل حديقة مقاعد» "in every garden, benches": كل before an indefinite noun is "every"
+    if s.type in ("ORG", "FAC", "EVENT") and _indefinite_construct(lex, doc, s):
+        return True  # «شركة تنظيف معروفة» "a well-known cleaning company", «محطة مترو جديدة» "a new metro station"
+    if s.type == "EVENT" and _day_of_an_activity(lex, doc, s):
+        return True  # «جاء يوم العرض» "the day of the show came": a day, not an event by its name
     if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
         return True  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
     if s.j - s.i == 1 and s.type == "NORP" and (_no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
@@ -100,6 +108,47 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
     if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
         return True
     return False
+
+
+def _day_of_an_activity(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """The span is يوم and a definite word that names no day (cues `named_day`: يوم الأرض, يوم الشهيد), with no list
+    holding it whole: the day of an activity (يوم العرض, يوم الانتقال, يوم الرياضة السنوي)."""
+    if s.j - s.i < 2 or not any(st in DAY_HEAD for st, _p in lex.stems(doc.keys[s.i])):
+        return False
+    k = doc.keys[s.i + 1]
+    return k.startswith("ال") and k not in NAMED_DAYS and not _listed_whole(lex, doc, s)
+
+
+def _indefinite_after_every(doc: Reading, s: Span) -> bool:
+    """The span opens on a word without the article right after كل: "every" such thing, which no name is (a name
+    is definite: «كل العراق» "all of Iraq" keeps it)."""
+    return s.i > 0 and doc.plain_key(s.i - 1) in EVERY_WORD and not doc.keys[s.i].startswith("ال")
+
+
+def _indefinite_construct(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """A head and one common word without the article, then an indefinite adjective that is no name's part (inside
+    the span or right after it): the construct is indefinite, as the adjective's agreement shows («معرض أثاث كبير»
+    "a big furniture fair", «محطة قطار حديثة»), so it names nothing; a name's adjective takes the article («شركة
+    إعمار العقارية»), and a person may follow a name («بنك عودة سمير حنا»)."""
+    i, j = s.i, s.j
+    if j - i < 2 or i + 2 >= doc.n or any(doc.keys[x].startswith(("ال", "لل")) for x in range(i + 1, max(j, i + 3))):
+        return False
+    complement = doc.context[i + 1]
+    if not (
+        complement is not None
+        and complement.common
+        and complement.rooted
+        and complement.lemma_frequency >= ACCUSATIVE_FREQUENCY
+        and complement.pos in ("noun", "adj")
+    ):
+        return False
+    for x in range(i + 2, max(j, i + 3)):
+        after = doc.context[x]
+        if after is None or not after.common or after.pos != "adj" or doc.keys[x] in lex.name_part:
+            return False
+        if doc.keys[x] not in lex.minor_places and lex.gaz_match(doc.keys, x) is not None:
+            return False  # «دوري أبطال أوروبا»: a place, not an adjective (a minor town is: حديثة "modern")
+    return True
 
 
 def _listed_whole(lex: Lexicon, doc: Reading, s: Span) -> bool:
