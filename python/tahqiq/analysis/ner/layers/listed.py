@@ -266,6 +266,7 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
             for st, p in lex.stems(k)
             if not p or k[:p] in ("و", "ف") or st.startswith("ال")
         )
+        or _broken_plural(word.lemma, k, word.pos, word.lemma_frequency)
         or (
             # a preposition on a very frequent noun read whole: بحركة "with a movement" (a village is called بحركة);
             # لوزان stays ل + وزان (86), بعلبك ب + علبة (the lemma is no stem of the word)
@@ -273,6 +274,23 @@ def reads_as_common_word(lex: Lexicon, doc: Reading, i: int) -> bool:
             and any(p and strip_article(st) == word.lemma for st, p in lex.stems(k))
         )
     )
+
+
+def _broken_plural(lemma: str, k: str, pos: str, frequency: int) -> bool:
+    """The word, with the article (and و/ف) off, is a broken plural of the noun `lemma` that morphology read: it
+    opens on the lemma's first letter and holds its consonants in order (الخيام of خيمة, الميادين of ميدان), not a
+    name's first letters read as clitics (فلوريدا is no plural of وريد)."""
+    if pos != "noun" or frequency < COMMON_FREQUENCY or len(lemma) < 3:
+        return False
+    definite = k[1:] if k[:1] in ("و", "ف") and k[1:].startswith("ال") else k
+    if not definite.startswith("ال"):
+        return False  # the article says the word is a noun, not a name's letters
+    word = definite[2:]
+    if word[:1] != lemma[:1] or word == lemma:
+        return False
+    consonants = [c for c in lemma[1:].rstrip("هة") if c not in "اوي"]
+    rest = iter(word[1:])
+    return bool(consonants) and all(c in rest for c in consonants)
 
 
 def _dictionary_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
