@@ -294,6 +294,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a minor town read as a broken plural of a common noun needs a place's context (الخيام of خيمة "tents")
         ("جلسنا في الخيام حتى توقف المطر", "الخيام"),
         ("تزينت الشوارع والميادين بالأعلام", "والميادين"),
+        # a company named by the article and what it serves, and nothing more, is a service (شركة النقل)
+        ("اتصلنا بشركة الكهرباء لأن التيار انقطع", "الكهرباء"),
+        ("استأجرنا شركة الشحن لنقل الأثاث", "الشحن"),
         # a day named after an activity is no event (cues `named_day` hold the days that are)
         ("جاء يوم الامتحان أخيرا وكنا مستعدين", "يوم"),
         ("نظمت المدرسة يوم التطوع السنوي", "يوم"),
@@ -436,6 +439,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("زار الرئيس كل العراق من شماله إلى جنوبه", ("GPE", "العراق")),
         ("أحيا الأهالي يوم الشهيد في ساحة البلدة", ("EVENT", "يوم الشهيد")),
         ("قصفت الطائرات بلدة الخيام جنوب لبنان", ("GPE", "الخيام")),
+        ("تعمل أختي في شركة النور للاتصالات", ("ORG", "شركة النور للاتصالات")),
+        ("وقعت الحكومة عقدا مع شركة الاتصالات السعودية", ("ORG", "شركة الاتصالات السعودية")),
+        ("ارتفعت أرباح شركة أرامكو هذا العام", ("ORG", "شركة أرامكو")),
         ("احتفل الفلسطينيون أمس بيوم الأرض", ("EVENT", "بيوم الأرض")),
     ],
 )

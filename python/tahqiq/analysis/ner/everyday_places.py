@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
     COLOURS,
+    COMPANY_SERVICE_HEADS,
     DAY_HEAD,
     EVERY_WORD,
     GENERIC_PLACES,
@@ -171,16 +172,20 @@ def inside_idioms(lex: Lexicon, doc: Reading) -> frozenset[int]:
 
 def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     """The span is a head and a generic qualifier (cues `generic_qualifier`: المركز التجاري, البنك القريب), or a
-    local service's head (cues `service_head`: مكتب, مستشفى, محطة) and what kind it is: an indefinite qualifier,
-    whatever follows (ملعب صغير للأطفال), or a frequent common noun no rule found as a name, no nisba and no ideal
-    (cues `ideal_noun`: مستشفى العودة), alone or before a purpose (مكتب البريد, مستشفى الأطفال)."""
+    local service's head (cues `service_head`: مكتب, مستشفى, محطة; `company_service_head`: شركة, only with one
+    word after it, with the article) and what kind it is: an indefinite qualifier, whatever follows (ملعب صغير
+    للأطفال), or a frequent common noun no rule found as a name, no nisba and no ideal (cues `ideal_noun`: مستشفى
+    العودة), alone or before a purpose (مكتب البريد, مستشفى الأطفال, شركة النقل)."""
     i = s.i
     if s.j - i < 2:
         return False
     k = doc.keys[i + 1]
     if k in GENERIC_QUALIFIERS and (s.j - i == 2 or not k.startswith("ال")):
         return True  # المركز التجاري; an indefinite one after any head, whatever follows (شارع قريب)
-    if not any(strip_article(st) in SERVICE_HEADS for st, _p in lex.stems(doc.keys[i])):
+    heads = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+    if heads & COMPANY_SERVICE_HEADS and (s.j - i > 2 or not k.startswith("ال")):
+        return False  # شركة إعمار: a company's name has no article; شركة الأفق للبرمجيات names what it does
+    if not heads & (SERVICE_HEADS | COMPANY_SERVICE_HEADS):
         return False
     if k in GENERIC_QUALIFIERS:
         return True
