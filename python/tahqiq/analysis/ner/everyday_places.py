@@ -147,8 +147,8 @@ def _indefinite_construct(lex: Lexicon, doc: Reading, s: Span) -> bool:
         after = doc.context[x]
         if after is None or not after.common or after.pos != "adj" or doc.keys[x] in lex.name_part:
             return False
-        if doc.keys[x] not in lex.minor_places and lex.gaz_match(doc.keys, x) is not None:
-            return False  # «دوري أبطال أوروبا»: a place, not an adjective (a minor town is: حديثة "modern")
+        if doc.keys[x] in lex.gaz and doc.keys[x] not in lex.minor_places:
+            return False  # «دوري أبطال أوروبا»: a place as written, not an adjective (a minor town is: حديثة "modern")
     return True
 
 
