@@ -298,6 +298,11 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a company named by the article and what it serves, and nothing more, is a service (شركة النقل)
         ("اتصلنا بشركة الكهرباء لأن التيار انقطع", "الكهرباء"),
         ("استأجرنا شركة الشحن لنقل الأثاث", "الشحن"),
+        # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
+        ("كان السبب الرئيس للحادث السرعة", "الرئيس"),
+        ("دخلنا من الباب الرئيس للمدرسة", "الرئيس"),
+        # a preposition on a noun with its pronoun is no name, even after a post
+        ("هنأ الشعب الرئيس بفوزه", "بفوزه"),
         # a day named after an activity is no event (cues `named_day` hold the days that are)
         ("جاء يوم الامتحان أخيرا وكنا مستعدين", "يوم"),
         ("نظمت المدرسة يوم التطوع السنوي", "يوم"),
@@ -443,6 +448,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("تعمل أختي في شركة النور للاتصالات", ("ORG", "شركة النور للاتصالات")),
         ("وقعت الحكومة عقدا مع شركة الاتصالات السعودية", ("ORG", "شركة الاتصالات السعودية")),
         ("ارتفعت أرباح شركة أرامكو هذا العام", ("ORG", "شركة أرامكو")),
+        ("استقبل الملك الرئيس الفرنسي في القصر", ("OCC", "الرئيس الفرنسي")),
+        ("هنأ الشعب الرئيس بفوزه", ("OCC", "الرئيس")),  # a verb with an object before the noun
+        ("وصل الوفد ثم التقى الرئيس محمد ولد الغزواني", ("OCC", "الرئيس")),
         ("احتفل الفلسطينيون أمس بيوم الأرض", ("EVENT", "بيوم الأرض")),
     ],
 )

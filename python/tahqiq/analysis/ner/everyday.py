@@ -108,6 +108,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «الموظف والعامل والتلميذ», «والمعمول الطازج», «من زهرة إلى زهرة» "from flower to flower"
     if _common_noun_with_clitic(lex, doc, s.i, rare=s.j - s.i == 1):
         return None  # «ينتظر زوجها راتبه», «الحارس بعصا»; «قاضي التحقيق بتهمة اختلاس» (بتهمة is frequent)
+    if s.j - s.i == 1 and doc.read_as(s.i, NOUN) and _clitic_and_possessive(lex, doc, s.i):
+        return None  # «هنأ الشعب الرئيس بفوزه» "on his win": a preposition, a noun and its pronoun
     if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
         return None
     if doc.keys[s.i] in FRACTION_WORDS:

@@ -6,6 +6,7 @@ rules."""
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
+    BEING_VERBS,
     COLOURS,
     COMPANY_SERVICE_HEADS,
     DAY_HEAD,
@@ -22,6 +23,7 @@ from tahqiq.analysis.ner.cues import (
     OTHER_ONE,
     PLACE_HEADS,
     PLACE_PREPOSITIONS,
+    POST_ADJECTIVES,
     PRAYER_HEADS,
     QUANTIFIERS,
     SERVICE_HEADS,
@@ -106,6 +108,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «جدول ينبع من بين الصخر» "a brook that springs"
     if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
         return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+    if s.j - s.i == 1 and s.type == "OCC" and _post_as_an_adjective(lex, doc, s, spans):
+        return True  # «الشارع الرئيس» "the main street", «يكون الطبق الرئيس لحما» "the main dish"
     if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
         return True
     return False
@@ -316,6 +320,26 @@ def _nisba_as_a_noun(doc: Reading, s: Span, spans: list[Span]) -> bool:
         and doc.read_as(i - 1, AFTER_NO_NOUN)
         and not any(o.i <= i - 1 < o.j or o.i == i + 1 for o in spans)
     )
+
+
+def _post_as_an_adjective(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A post that is also an adjective (cues `post_adjective`: الرئيس "main") right after a definite common noun
+    that no entity holds and no list knows as a post: it qualifies the noun, unless a verb with an object comes right
+    before the noun (a verb of being takes none: cues `being_verb`), where the post may be the object («استقبل الملك
+    الرئيس»); morphology reading it as an adjective settles it."""
+    i = s.i
+    if i == 0 or doc.keys[i] not in POST_ADJECTIVES or not doc.keys[i - 1].startswith(("ال", "وال")):
+        return False
+    noun = doc.context[i - 1]
+    if noun is None or not noun.common or noun.pos != "noun" or any(o.i <= i - 1 < o.j for o in spans):
+        return False
+    if any(c.endswith("trig:OCC") for c in lex.word_classes([doc.keys[i - 1]])[0]):
+        return False  # «الأمين العام الرئيس»: a post before it
+    if s.j < doc.n and lex.name_at(doc.keys, s.j) > s.j:
+        return False  # «التقى الرئيس محمد ولد الغزواني»: a title before a listed name
+    if doc.read_as(i, frozenset({"adj"})) or i < 2:
+        return True
+    return not doc.read_as(i - 2, frozenset({"verb"})) or doc.plain_key(i - 2) in BEING_VERBS
 
 
 def _not_a_post(doc: Reading, i: int) -> bool:
