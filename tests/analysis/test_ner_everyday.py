@@ -298,6 +298,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a company named by the article and what it serves, and nothing more, is a service (شركة النقل)
         ("اتصلنا بشركة الكهرباء لأن التيار انقطع", "الكهرباء"),
         ("استأجرنا شركة الشحن لنقل الأثاث", "الشحن"),
+        # a place's head that names no place: any or every such place, «other», or the next item of a list
+        ("ومن جهة أخرى ارتفعت الأسعار", "جهة"),
+        ("في أي قرية ولد جدك؟", "ولد"),
+        ("يقع السهل بين جهة والبحر", "جهة"),
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
         ("كان السبب الرئيس للحادث السرعة", "الرئيس"),
         ("دخلنا من الباب الرئيس للمدرسة", "الرئيس"),
@@ -449,6 +453,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("وقعت الحكومة عقدا مع شركة الاتصالات السعودية", ("ORG", "شركة الاتصالات السعودية")),
         ("ارتفعت أرباح شركة أرامكو هذا العام", ("ORG", "شركة أرامكو")),
         ("استقبل الملك الرئيس الفرنسي في القصر", ("OCC", "الرئيس الفرنسي")),
+        ("ولد في قرية الزيتون قرب نابلس", ("GPE", "الزيتون")),
+        ("زرنا جهة الدار البيضاء سطات", ("GPE", "جهة الدار البيضاء سطات")),
         ("هنأ الشعب الرئيس بفوزه", ("OCC", "الرئيس")),  # a verb with an object before the noun
         ("وصل الوفد ثم التقى الرئيس محمد ولد الغزواني", ("OCC", "الرئيس")),
         ("احتفل الفلسطينيون أمس بيوم الأرض", ("EVENT", "بيوم الأرض")),

@@ -78,6 +78,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
     if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
         return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
+    if s.type in PLACE_TYPES and _head_without_a_name(lex, doc, s):
+        return True  # «في أي مدينة عمل» "in which city he worked", «من جهة أخرى» "on the other hand"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
         return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
@@ -219,6 +221,25 @@ def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) 
         return True
     labelled = s.i > 0 and any(strip_article(st) in NUMBER_LABELS for st in lex.heads(doc.keys[s.i - 1]))
     return labelled and not held_by_another(s, spans, s.i)  # الرقم 199 too
+
+
+def _head_without_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """A place's head (cues `gpe_prefix`: مدينة, قرية, جهة) and one word that names no place: the head is any or
+    every such place (أي مدينة, كل قرية), or the word is «other» or «one» (جهة أخرى) or a definite common noun
+    after و (من جهة والبحر من جهة أخرى: the next item, not a name)."""
+
+    def is_head(x: int) -> bool:
+        return x >= 0 and any(st in GPE_PREFIX for st, _p in lex.stems(doc.keys[x]))
+
+    # the head opens the span (جهة أخرى) or, kept outside its name, comes right before it (مدينة عمل)
+    head = s.i if s.j - s.i == 2 and is_head(s.i) else s.i - 1 if s.j - s.i == 1 and is_head(s.i - 1) else None
+    if head is None:
+        return False
+    if head > 0 and (doc.plain_key(head - 1) in QUANTIFIERS or doc.plain_key(head - 1) in EVERY_WORD):
+        return True
+    name = head + 1
+    k = doc.keys[name]
+    return k in OTHER_ONE or k in LONE_ONE or (k.startswith("وال") and common_noun(doc, name, FREQUENT) is not None)
 
 
 def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
