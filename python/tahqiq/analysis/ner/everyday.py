@@ -224,10 +224,18 @@ def _quality_noun(lex: Lexicon, doc: Reading, x: int) -> bool:
 
 
 def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i is و and a definite common noun no list knows as a name part: the next item of a list («الموظف
-    والعامل والتلميذ»), not a name after the post before it."""
+    """Token i is و and a definite common noun, or a very common one (وأعضاء), that no list knows as a name part:
+    the next item of a list («الموظف والعامل والتلميذ», «رئيس البلدية وأعضاء مجلسها»), not a name after the post
+    before it."""
     k = doc.keys[i]
-    return common_noun(doc, i, COMMON_FREQUENCY) is not None and k.startswith("وال") and k[1:] not in lex.name_part
+    if not k.startswith("و") or k[1:] in lex.name_part:
+        return False
+    if k.startswith("وال"):
+        return common_noun(doc, i, COMMON_FREQUENCY) is not None
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    if after is None or not after.frequency:
+        return False  # «الكاتب النيجيري وولي سوينكا»: a word no corpus knows after it, a foreign name
+    return common_noun(doc, i, VERY_COMMON) is not None
 
 
 def _from_one_to_the_next(doc: Reading, i: int) -> bool:

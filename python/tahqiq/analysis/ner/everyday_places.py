@@ -11,6 +11,7 @@ from tahqiq.analysis.ner.cues import (
     COMPANY_SERVICE_HEADS,
     DAY_HEAD,
     EVERY_WORD,
+    FRACTION_CARDINALS,
     GENERIC_PLACES,
     GENERIC_QUALIFIERS,
     GPE_PREFIX,
@@ -72,6 +73,12 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
     if s.j - s.i == 1 and s.type == "DATE" and s.i > 0 and lex.heads(doc.keys[s.i - 1]) & PRAYER_HEADS:
         return True  # «صلاة الجمعة» "the Friday prayer": a prayer, not a date
+    if s.j - s.i == 1 and s.type == "CARDINAL" and _fraction_of_a_thing(doc, s.i):
+        return True  # «خمس مصروفك» "a fifth of your allowance", «عشر وزن الطفل»: a fraction, not a count
+    if s.type == "TIME" and _day_counted_after(doc, s, spans):
+        return True  # «في صباح اليوم الرابع» "on the morning of the fourth day": a counted day, not today's
+    if s.type in ("FAC", "ORG", "GPE", "LOC") and _possessed_first_word(doc, s.i):
+        return True  # «في قاعه ثقوب» "its bottom has holes": a noun and its pronoun opens no name
     if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
         return True  # «في أول الشهر» "at the start of the month"
     if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
@@ -386,8 +393,47 @@ def _plural_of_post(doc: Reading, i: int) -> bool:
 
 
 def _beginning_of_a_span(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i is «أول» (a clitic allowed) right before a noun of a span (cues `span_noun`): its beginning."""
-    return i + 1 < doc.n and doc.keys[i + 1] in SPAN_NOUNS and any(st == "اول" for st, _p in lex.stems(doc.keys[i]))
+    """Token i is «أول» (a clitic allowed) right before a noun of a span (cues `span_noun`), or before any noun with
+    «إلى آخر» after it: its beginning («من أول الغرفة إلى آخرها» "from one end of the room to the other")."""
+    if i + 1 >= doc.n or not any(st == "اول" for st, _p in lex.stems(doc.keys[i])):
+        return False
+    if doc.keys[i + 1] in SPAN_NOUNS:
+        return True
+    return i + 3 < doc.n and doc.plain_key(i + 2) == "الي" and doc.keys[i + 3].startswith(("اخر", "الاخر"))
+
+
+def _fraction_of_a_thing(doc: Reading, i: int) -> bool:
+    """Token i is a cardinal that is also a fraction (cues `fraction_cardinal`: خمس, عشر) before a singular noun
+    with its pronoun, or in construct with a definite noun: the fraction of it, as a count takes a plural."""
+    if doc.keys[i] not in FRACTION_CARDINALS or i + 1 >= doc.n:
+        return False
+    word = doc.context[i + 1]
+    if word is None or not word.common or word.pos != "noun" or doc.keys[i + 1].startswith("ال"):
+        return False
+    written = bare(doc.toks[i + 1].text)
+    if has_possessive(written, word.lemma) or (written.endswith("ك") and key(written[:-1]) == word.lemma):
+        return True  # خمس مصروفك (a bare ك "your", which `has_possessive` leaves to foreign names)
+    # a singular noun in construct with a definite one (عشر وزن الطفل); خمس قطع "five pieces" reads قطع as "cutting"
+    return key(written) == word.lemma and i + 2 < doc.n and doc.keys[i + 2].startswith("ال")
+
+
+def _day_counted_after(doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A time of day that ends on اليوم with an ordinal right after it: a counted day of a story («صباح اليوم
+    الرابع»), not this morning."""
+    return doc.plain_key(s.j - 1) == "اليوم" and any(o.type == "ORDINAL" and o.i == s.j for o in spans)
+
+
+def _possessed_first_word(doc: Reading, i: int) -> bool:
+    """Token i reads as a common noun with its possessive pronoun, ه as written (قاعه "its bottom", of قاع; مدرستنا):
+    a name opens on no possessed noun."""
+    word = doc.context[i]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= ACCUSATIVE_FREQUENCY
+        and has_possessive(bare(doc.toks[i].text), word.lemma)
+    )
 
 
 def _after_a_verb_particle(lex: Lexicon, doc: Reading, i: int) -> bool:
