@@ -80,6 +80,8 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
         j += 1
     if j + 1 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] in ("الظهر", "الظهيره"):
         j += 2  # الساعة الثانية بعد الظهر: the half of the day is the time's, as صباحا is
+    elif j + 2 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] == "منتصف" and keys[j + 2] in ("الليل", "النهار"):
+        j += 3  # الساعة الثانية بعد منتصف الليل, as بعد الظهر
     doc.add("TIME", i, j, 0)
     return _claim(doc, i, j)
 
@@ -107,7 +109,8 @@ def _part_of_day(doc: Reading, i: int) -> int:
 
 
 def _duration(doc: Reading, i: int, ne: int) -> int:
-    """TIME: a duration (8 دقائق و6 ثوان); `ne`: the end of the number at token i (0 when none)."""
+    """TIME: a duration (8 دقائق و6 ثوان); `ne`: the end of the number that token i opens, or that an approximator
+    at i leads (0 when none)."""
     keys, n = doc.keys, doc.n
     if not (ne and ne < n and keys[ne] in DURATION):
         return 0
@@ -146,6 +149,8 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
     if num_end < n and keys[num_end] in DATE_UNITS:
         add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
         return _claim(doc, i, num_end + 1)
+    if lead and num_end < n and keys[num_end] in DURATION:
+        return _duration(doc, i, num_end)  # نحو خمس ساعات, as نحو خمسة أيام
     j = num_end
     if j < n and (keys[j] in ("%", "٪") or toks[j].text in ("%", "٪")):
         add("PERCENT", i, j + 1, 0)
