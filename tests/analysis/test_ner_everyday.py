@@ -312,6 +312,12 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # post is the next item
         ("للبئر ماء عذب وفي قاعه حصى ناعم", "قاعه"),
         ("إلى السيد مدير المدرسة وأعضاء هيئتها التدريسية", "وأعضاء"),
+        # a place whose word is a number or a fraction needs a place's context; a place before an indefinite
+        # adjective that agrees with it is the noun it qualifies; a dual with its pronoun is no name
+        ("أيهما أكبر: النصف أم الخمس؟", "الخمس"),
+        ("املأ الأصيص بتربة رطبة", "بتربة"),
+        ("صعد الماء إلى السماء بخارا خفيفا", "بخارا"),
+        ("رفعت الممرضة حاجبيها مستغربة", "حاجبيها"),
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
         ("كان السبب الرئيس للحادث السرعة", "الرئيس"),
         ("دخلنا من الباب الرئيس للمدرسة", "الرئيس"),
@@ -465,6 +471,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("استقبل الملك الرئيس الفرنسي في القصر", ("OCC", "الرئيس الفرنسي")),
         ("ولد في قرية الزيتون قرب نابلس", ("GPE", "الزيتون")),
         ("قضينا خمس سنوات في المدينة", ("DATE", "خمس سنوات")),
+        ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
+        ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
+        ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),
         # a rate or a product of units is one UNIT; بعد منتصف الليل belongs to a clock time; an approximator
         # before a duration in hours leads a TIME, as before one in days a DATE
         ("بلغت سرعة السيارة ثمانين كيلومترا في الساعة", ("QUANTITY", "ثمانين كيلومترا في الساعة")),

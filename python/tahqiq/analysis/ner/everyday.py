@@ -253,14 +253,16 @@ def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int, *, rare: bool =
     (there only a frequent noun: `rare` False; للطيب صالح, لسعد الدين العثماني hold listed names)."""
     word = doc.context[i]
     k = doc.keys[i]
-    if word is None or not word.common or word.pos != "noun":
+    # a dictionary noun (a reading with a root) counts however rare, even one its corpus never counted
+    if word is None or word.pos != "noun" or word.proper >= 0.5 or not (word.common or word.rooted):
         return False
     if any(st in lex.name_part or strip_article(st) in lex.name_part for st, _p in lex.stems(k)):
         return False
-    if word.lemma_frequency >= FREQUENT and has_possessive(bare(doc.toks[i].text), word.lemma):
-        return True
+    if (word.lemma_frequency >= FREQUENT or word.rooted) and has_possessive(bare(doc.toks[i].text), word.lemma):
+        return True  # a dual with its pronoun too: «رفعت المعلمة حاجبيها» "her eyebrows"
+    dictionary_noun = word.common and (word.lemma_frequency >= FREQUENT or (rare and word.rooted))
     # a preposition on a dictionary noun (a reading with a root), however rare in the corpus: بعصا "with a stick"
-    return (word.lemma_frequency >= FREQUENT or (rare and word.rooted)) and any(
+    return dictionary_noun and any(
         p and any(c in k[:p] for c in "بلك") and strip_article(st) == word.lemma for st, p in lex.stems(k)
     )
 

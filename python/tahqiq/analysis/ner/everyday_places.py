@@ -12,6 +12,7 @@ from tahqiq.analysis.ner.cues import (
     DAY_HEAD,
     EVERY_WORD,
     FRACTION_CARDINALS,
+    FRACTION_WORDS,
     GENERIC_PLACES,
     GENERIC_QUALIFIERS,
     GPE_PREFIX,
@@ -89,6 +90,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «في أي مدينة عمل» "in which city he worked", «من جهة أخرى» "on the other hand"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
         return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _number_word_place(lex, doc, s, spans):
+        return True  # «أيهما أكبر، الثلث أم الخمس؟» "the fifth": a fraction, not the Libyan town
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
         return True  # «بحجة قلة الميزانية» "on the pretext of", «قطر الطاولة» "the table's diameter"
     if s.type in NAME_TYPES and s.i > 0 and _after_a_verb_particle(lex, doc, s.i):
@@ -250,15 +253,57 @@ def _head_without_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
 
 
 def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """A one-word place that morphology reads as a common word, followed by a colour or by «one» (cues `colour`,
-    `lone_one`): a thing, not the town (الخرطوم الأخضر, ليمونة واحدة); a city's colour is a word of its name. A
+    """A one-word place that morphology reads as a common word, followed by a colour, by «one» (cues `colour`,
+    `lone_one`) or by an indefinite adjective: a thing, not the town (الخرطوم الأخضر, ليمونة واحدة, بتربة خصبة); a
+    city's colour is a word of its name. A
     colour itself (الأبيض, a town in Sudan) is a place only in a place's context («لبست الأبيض» "I wore white")."""
     i = s.i
+    if _indefinite_adjective_after(lex, doc, i):
+        return True
     if not reads_as_common_word(lex, doc, i):
         return False
     if doc.keys[i] in COLOURS:  # «بلدية الزرقاء», «البيت الأبيض» hold it: a name
         return not held_by_another(s, spans, i) and not _place_context(lex, doc, s, spans)
     return i + 1 < doc.n and doc.keys[i + 1] in THING_AFTER
+
+
+def _same_indefinite_ending(noun: str, adjective: str) -> bool:
+    """Both end in ة (feminine), or both in the alif of the indefinite accusative: the adjective agrees with the
+    noun («تربة خصبة», «بخارا خفيفا»), as no adjective after a town's name does («في بيروت طويلا», «بغداد عام»)."""
+    return (noun.endswith("ة") and adjective.endswith("ة")) or (noun.endswith("ا") and adjective.endswith("ا"))
+
+
+def _indefinite_adjective_after(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, a place without the article, ends as the indefinite adjective of the dictionary right after it
+    does, an adjective no nisba, no name part and no place: the noun it qualifies («بتربة خصبة» "with fertile
+    soil", «بخارا خفيفا» "as a light vapour"); a town takes no indefinite adjective."""
+    x = i + 1
+    if x >= doc.n or doc.keys[i].startswith(("ال", "وال", "بال", "لل")) or doc.keys[x].startswith("ال"):
+        return False
+    noun, after = doc.context[i], doc.context[x]
+    if noun is None or noun.pos != "noun" or not noun.rooted or noun.proper >= 0.5:
+        return False
+    if not any(st in (noun.lemma, noun.lemma + "ا") for st, _p in lex.stems(doc.keys[i])):
+        return False  # the noun is the whole word once a clitic is off (بتربة is ب + تربة), or its accusative
+    return (
+        after is not None
+        and after.rooted
+        and after.proper < 0.5
+        and after.pos == "adj"
+        and _same_indefinite_ending(doc.toks[i].text, doc.toks[x].text)
+        and not doc.keys[x].endswith(("ي", "يه"))
+        and doc.keys[x] not in lex.name_part
+        and doc.keys[x] not in lex.gaz
+    )
+
+
+def _number_word_place(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place whose word, the article off, is a number or a fraction (cues `fraction_cardinal`,
+    `fraction_word`: الخمس, a town in Libya) with no place's context: the number."""
+    stems = {strip_article(st) for st, _p in lex.stems(doc.keys[s.i])}
+    if not stems & (FRACTION_CARDINALS | FRACTION_WORDS):
+        return False
+    return not held_by_another(s, spans, s.i) and not _place_context(lex, doc, s, spans)
 
 
 def _place_in_construct(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
