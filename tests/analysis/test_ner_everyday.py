@@ -321,6 +321,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
         ("كان السبب الرئيس للحادث السرعة", "الرئيس"),
         ("دخلنا من الباب الرئيس للمدرسة", "الرئيس"),
+        ("بدأ التحضير للمهرجان الوطني المقرر في الصيف", "المقرر"),
         # a preposition on a noun with its pronoun is no name, even after a post
         ("هنأ الشعب الرئيس بفوزه", "بفوزه"),
         # a day named after an activity is no event (cues `named_day` hold the days that are)
@@ -487,6 +488,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("قال الكاتب النيجيري وولي سوينكا إن الشعر باق", ("PERS", "وولي سوينكا")),
         ("زرنا جهة الدار البيضاء سطات", ("GPE", "جهة الدار البيضاء سطات")),
         ("هنأ الشعب الرئيس بفوزه", ("OCC", "الرئيس")),  # a verb with an object before the noun
+        ("قال المقرر الخاص للأمم المتحدة إن الوضع خطير", ("OCC", "المقرر الخاص")),
         ("وصل الوفد ثم التقى الرئيس محمد ولد الغزواني", ("OCC", "الرئيس")),
         ("احتفل الفلسطينيون أمس بيوم الأرض", ("EVENT", "بيوم الأرض")),
     ],

@@ -396,21 +396,24 @@ def _nisba_as_a_noun(doc: Reading, s: Span, spans: list[Span]) -> bool:
 
 
 def _post_as_an_adjective(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """A post that is also an adjective (cues `post_adjective`: الرئيس "main") right after a definite common noun
-    that no entity holds and no list knows as a post: it qualifies the noun, unless a verb with an object comes right
-    before the noun (a verb of being takes none: cues `being_verb`), where the post may be the object («استقبل الملك
-    الرئيس»); morphology reading it as an adjective settles it."""
+    """A post that is also an adjective (cues `post_adjective`: الرئيس "main", المقرر "scheduled"), with no listed
+    name after it, that morphology in context reads as an adjective, or right after a definite common noun that no
+    entity holds and no list knows as a post: it qualifies the noun, unless a verb with an object comes right before
+    the noun (a verb of being takes none: cues `being_verb`), where the post may be the object («استقبل الملك
+    الرئيس»)."""
     i = s.i
-    if i == 0 or doc.keys[i] not in POST_ADJECTIVES or not doc.keys[i - 1].startswith(("ال", "وال")):
+    if doc.keys[i] not in POST_ADJECTIVES or (s.j < doc.n and lex.name_at(doc.keys, s.j) > s.j):
+        return False  # «التقى الرئيس محمد ولد الغزواني»: a title before a listed name
+    if doc.read_as(i, frozenset({"adj"})):
+        return True  # «لمؤتمر الحوار الوطني المقرر في الربيع» "scheduled for the spring"
+    if i == 0 or not doc.keys[i - 1].startswith(("ال", "وال")):
         return False
     noun = doc.context[i - 1]
     if noun is None or not noun.common or noun.pos != "noun" or any(o.i <= i - 1 < o.j for o in spans):
         return False
     if any(c.endswith("trig:OCC") for c in lex.word_classes([doc.keys[i - 1]])[0]):
         return False  # «الأمين العام الرئيس»: a post before it
-    if s.j < doc.n and lex.name_at(doc.keys, s.j) > s.j:
-        return False  # «التقى الرئيس محمد ولد الغزواني»: a title before a listed name
-    if doc.read_as(i, frozenset({"adj"})) or i < 2:
+    if i < 2:
         return True
     return not doc.read_as(i - 2, frozenset({"verb"})) or doc.plain_key(i - 2) in BEING_VERBS
 
