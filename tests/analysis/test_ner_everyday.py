@@ -534,22 +534,23 @@ def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> N
 def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev3 as the service reads it (2026-11-29, written blind to the recognizer; measured first out of
     sample: F1 0.565, 18.6 spurious and 12.4 unfounded per 1,000 words for the code before that session's rules,
-    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md; after the fourth round 0.668, 8.0, 3.9)."""
+    0.573, 16.6 and 10.4 with them; then tuned on it: see docs/quality.md;
+    after the fourth round 0.668, 8.0, 3.9; the fifth 0.676, 7.0, 2.9)."""
     report = ner_report([GOLD / "ner_everyday_dev3.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.65, report["micro"]
-    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 4.6, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 7.6, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.4, report["unfounded_per_1000_words"]
 
 
 def test_the_fourth_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev4 as the service reads it (2026-11-29, written blind to the recognizer in other genres:
     messages, diaries, notices, dialogues; measured once out of sample: F1 0.622, 20.4 spurious and 15.9 unfounded
     per 1,000 words for the code before that session's rules, 0.632, 18.5 and 14.0 with them; the fourth round of
-    everyday rules was made from its errors: 0.717, 8.2 and 5.6)."""
+    everyday rules was made from its errors: 0.717, 8.2 and 5.6; after round five 0.722, 7.4 and 4.8)."""
     report = ner_report([GOLD / "ner_everyday_dev4.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.70, report["micro"]
-    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 6.2, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 8.0, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 5.3, report["unfounded_per_1000_words"]
 
 
 def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> None:
@@ -557,22 +558,33 @@ def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> No
     neighbourhood group, reviews, pupils' essays, health advice, travel diaries, device instructions, children's
     stories, sports chats; measured once out of sample: F1 0.740, 15.2 spurious and 8.6 unfounded per 1,000 words
     for the code before that session, 0.747, 13.7 and 7.5 with the fourth round of everyday rules; then rules from
-    its own errors and the boundary rules after them: 0.790, 8.3 and 3.6)."""
+    its own errors and the boundary rules after them: 0.790, 8.3 and 3.6; after round five 0.795, 7.5 and 2.7)."""
     report = ner_report([GOLD / "ner_everyday_dev5.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.77, report["micro"]
-    assert report["fp_per_1000_words"] <= 9.2, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 4.2, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 8.2, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.3, report["unfounded_per_1000_words"]
 
 
 def test_the_sixth_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev6 as the service reads it (2026-11-29, written blind to the recognizer: stories, how-to texts,
     classroom texts, opinion pieces and letters on other topics than the other sets'; measured once out of sample:
     F1 0.674, 15.7 spurious and 6.5 unfounded per 1,000 words for the code before that session, 0.694, 13.2 and
-    6.2 after it; then a few rules from its errors: 0.702, 11.6 and 4.6)."""
+    6.2 after it; then a few rules from its errors: 0.702, 11.6 and 4.6; after round five 0.706, 10.8 and 3.8)."""
     report = ner_report([GOLD / "ner_everyday_dev6.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.69, report["micro"]
-    assert report["fp_per_1000_words"] <= 12.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 5.2, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 11.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 4.4, report["unfounded_per_1000_words"]
+
+
+def test_the_seventh_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev7 as the service reads it (2026-11-29, written blind to the recognizer in the test set's four
+    genres with new trap words; measured once out of sample: F1 0.647, 11.8 spurious and 7.4 unfounded per 1,000
+    words for the code before that session, 0.651, 11.2 and 6.8 with its first rules; then rules from its own
+    errors: 0.719, 5.7 and 2.7)."""
+    report = ner_report([GOLD / "ner_everyday_dev7.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.70, report["micro"]
+    assert report["fp_per_1000_words"] <= 6.5, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.3, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
