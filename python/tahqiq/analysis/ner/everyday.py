@@ -38,6 +38,10 @@
   elative, ل and a verb, or a very common noun in construct (صور الرحلة); a name of everyday words with no evidence
   (نور الصباح), one opening on a plain very common noun (رجل عادل) or on a plain function word (تحت) is none, and so
   is a name-like word before a noun of a quality (سعيد الحظ).
+- Round five: an indefinite construct (شركة تنظيف معروفة), a noun after كل, a day of an activity (يوم العرض), شركة
+  and one definite word (شركة النقل), a head that names no place (أي مدينة, جهة أخرى), a post that is an adjective
+  (الشارع الرئيس), a fraction (خمس مصروفك, الخمس), a possessed first word (قاعه), a place before an agreeing
+  indefinite adjective (بتربة خصبة) and a counted day (صباح اليوم الرابع) name nothing (``everyday_places``).
 """
 
 from __future__ import annotations
