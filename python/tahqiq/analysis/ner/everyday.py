@@ -251,10 +251,10 @@ def _from_one_to_the_next(doc: Reading, i: int) -> bool:
 
 
 def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int, *, rare: bool = True) -> bool:
-    """Token i reads as a frequent common noun with a possessive pronoun (راتبه "his salary", كتابه) or as a
-    preposition on a frequent or dictionary noun (بالسيارة "by car", بصبر "patiently", بعصا "with a stick"), and no
-    list knows it as a name part: no title or kinship noun before it makes it a name, nor the first word of one
-    (there only a frequent noun: `rare` False; للطيب صالح, لسعد الدين العثماني hold listed names)."""
+    """Token i reads as a frequent or dictionary noun with a possessive pronoun (راتبه "his salary", كتابه,
+    حاجبيها) or as a preposition on a frequent or dictionary noun (بالسيارة "by car", بصبر "patiently", بعصا "with a
+    stick"), and no list knows it as a name part: no title or kinship noun before it makes it a name, nor the first
+    word of one (there only a frequent noun: `rare` False; للطيب صالح, لسعد الدين العثماني hold listed names)."""
     word = doc.context[i]
     k = doc.keys[i]
     # a dictionary noun (a reading with a root) counts however rare, even one its corpus never counted

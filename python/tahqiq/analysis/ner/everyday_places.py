@@ -253,10 +253,10 @@ def _head_without_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
 
 
 def _place_as_a_thing(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """A one-word place that morphology reads as a common word, followed by a colour, by «one» (cues `colour`,
-    `lone_one`) or by an indefinite adjective: a thing, not the town (الخرطوم الأخضر, ليمونة واحدة, بتربة خصبة); a
-    city's colour is a word of its name. A
-    colour itself (الأبيض, a town in Sudan) is a place only in a place's context («لبست الأبيض» "I wore white")."""
+    """A one-word place that morphology reads as a common word, followed by a colour or by «one» (cues `colour`,
+    `lone_one`), or a dictionary noun before an indefinite adjective that agrees with it: a thing, not the town
+    (الخرطوم الأخضر, ليمونة واحدة, بتربة خصبة); a city's colour is a word of its name. A colour itself (الأبيض, a town
+    in Sudan) is a place only in a place's context («لبست الأبيض» "I wore white")."""
     i = s.i
     if _indefinite_adjective_after(lex, doc, i):
         return True
