@@ -422,7 +422,7 @@ def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:
         before is not None
         and before.common
         and before.pos == "noun"
-        and before.lemma_frequency >= FREQUENT
+        and (before.lemma_frequency >= FREQUENT or before.rooted)  # حذاء صالح "a fit shoe": a dictionary noun
         and not k.startswith(("ال", "وال", "بال", "فال", "لل"))
         and not has_possessive(bare(doc.toks[i - 1].text), before.lemma)
     )
