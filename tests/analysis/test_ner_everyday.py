@@ -477,6 +477,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         # a first name that is also a word (a weak one of persons_first.txt) after "his name is" is the name
         ("تعرفت على زميل اسمه كريم", ("PERS", "كريم")),
         ("لنا جارة اسمها أمل", ("PERS", "أمل")),
+        ("قالت المعلمة أمل للتلاميذ", ("PERS", "أمل")),  # after a title, where morphology reads no adjective
         ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
         ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
         ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),

@@ -121,13 +121,18 @@ def posts_for_affairs(lex: Lexicon, doc: Reading) -> None:
 
 def names_after_titles(lex: Lexicon, doc: Reading) -> None:
     """A name right after a title, even one no list knows: العداء المغربي سفيان البقالي, مدير عام الأونروا فيليب
-    لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري); a kinship noun with
-    its pronoun anchors a name the same way (نجله عبد العزيز الراشد, ابنه ستيفان)."""
+    لازاريني; a listed name there takes the family names no list knows (عبد اللطيف الجواهري), and a first name that
+    is also a word stands alone there unless morphology reads an adjective or a verb (المعلمة أمل; not «المعلمة
+    جميلة» "is beautiful"); a kinship noun with its pronoun anchors a name the same way (نجله عبد العزيز الراشد,
+    ابنه ستيفان)."""
     spans, heads_of, base_at = doc.spans, doc.heads_of, doc.base_at
     anchors = _name_anchors(lex, doc)
     regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
     families = _family_names_read(doc)
     for j in sorted(set(anchors)):
+        if not base_at.get(j) and doc.keys[j] in lex.weak_first and not doc.read_as(j, frozenset({"adj", "verb"})):
+            # «قالت المعلمة أمل» "Amal": a first name that is also a noun; «المدير كريم» "is generous" stays a word
+            base_at.setdefault(j, []).append(doc.add("PERS", j, j + 1, 1))
         known = [o for o in base_at.get(j, []) if o.type == "PERS"]
         if known:
             _listed_name_after_title(lex, doc, j, max(o.j for o in known), families, regnal_after)
