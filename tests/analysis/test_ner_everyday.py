@@ -318,6 +318,8 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("املأ الأصيص بتربة رطبة", "بتربة"),
         ("صعد الماء إلى السماء بخارا خفيفا", "بخارا"),
         ("رفعت الممرضة حاجبيها مستغربة", "حاجبيها"),
+        # و and a dictionary noun ends a name, however rare the noun; what is left of an everyday word is the word
+        ("لعب الفريق بروح شريف وصداقة", "شريف"),
         # an everyday adjective after an indefinite dictionary noun, however rare, qualifies it
         ("اشترت أمي حذاء صالح للمطر", "صالح"),
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)

@@ -279,9 +279,9 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return False
     if k in FRACTION_WORDS:
         return True  # «أكل حسن نصف البرتقالة»
-    if k[:1] == "و" and word.frequency > 0:
-        # «عملك نبيل وصعب», «سليم والحمد لله»: a name part in و is listed whole (وهبة) or a word the lexicon's
-        # corpus never saw (بيني وونغ)
+    if k[:1] == "و" and (word.frequency > 0 or (word.rooted and word.pos == "noun" and word.proper < 0.5)):
+        # «عملك نبيل وصعب», «سليم والحمد لله», «سلمي ومثقابي» "my ladder and my drill" (a dictionary noun): a name
+        # part in و is listed whole (وهبة) or a word the lexicon's dictionary never saw (بيني وونغ)
         return True
     if not word.common:
         return False
