@@ -480,6 +480,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("تعرفت على زميل اسمه كريم", ("PERS", "كريم")),
         ("لنا جارة اسمها أمل", ("PERS", "أمل")),
         ("قالت المعلمة أمل للتلاميذ", ("PERS", "أمل")),  # after a title, where morphology reads no adjective
+        ("حضر محمد وأحمد الاجتماع", ("PERS", "وأحمد")),  # a name cut before و and a listed first name: two persons
         ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
         ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
         ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),

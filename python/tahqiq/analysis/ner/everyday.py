@@ -92,9 +92,18 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             person = _person_in_context(lex, doc, s)
             if person is not None:
                 out.append(person)
+            if person is not None and person.j < s.j and _second_name_after_and(lex, doc, person.j):
+                out.append(Span(s.type, person.j, person.j + 1, s.rank))  # «حضر محمد وأحمد»: two persons
         elif not not_a_name_in_context(lex, doc, s, spans):
             out.append(s)
     return out
+
+
+def _second_name_after_and(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x, where a person's name was cut, is و and a listed first name that is no everyday word: a second
+    person (محمد وأحمد), not the first's name part."""
+    k = doc.keys[x]
+    return k[:1] == "و" and k[1:] in lex.first and not lex.is_everyday(k[1:])
 
 
 def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
