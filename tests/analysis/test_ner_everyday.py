@@ -320,6 +320,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("رفعت الممرضة حاجبيها مستغربة", "حاجبيها"),
         # و and a dictionary noun ends a name, however rare the noun; what is left of an everyday word is the word
         ("لعب الفريق بروح شريف وصداقة", "شريف"),
+        ("أمي سعيدة بنجاحي", "سعيدة"),  # an everyday word after "my mother" is her predicate
         # an everyday adjective after an indefinite dictionary noun, however rare, qualifies it
         ("اشترت أمي حذاء صالح للمطر", "صالح"),
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
@@ -481,6 +482,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("لنا جارة اسمها أمل", ("PERS", "أمل")),
         ("قالت المعلمة أمل للتلاميذ", ("PERS", "أمل")),  # after a title, where morphology reads no adjective
         ("حضر محمد وأحمد الاجتماع", ("PERS", "وأحمد")),  # a name cut before و and a listed first name: two persons
+        # a listed first name that is no everyday word after a kinship noun with "my" (cues `kin_mine`)
+        ("زارتنا خالتي فاطمة يوم الجمعة", ("PERS", "فاطمة")),
+        ("جاء صديقي خالد متأخرا", ("PERS", "خالد")),
         ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
         ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
         ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),

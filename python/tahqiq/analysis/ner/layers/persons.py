@@ -8,6 +8,7 @@ from tahqiq.analysis.ner.cues import (
     CONTENT_STOP,
     COUNTERPART,
     FOREIGN_LINKS,
+    KIN_MINE,
     KIN_PAIRS,
     KINSHIP,
     NAME_CUES,
@@ -375,6 +376,17 @@ def everyday_names_need_evidence(lex: Lexicon, doc: Reading) -> None:
         for s in doc.spans
         if s.type == "PERS" and s.j - s.i == 1 and (lex.is_everyday(keys[s.i]) or doc.read_as(s.i, NOT_NAME_POS))
     ]
-    doc.anchors = frozenset(_name_anchors(lex, doc))
+    # «زارتنا خالتي فاطمة»: a name of one listed first name that is no everyday word, right after "my aunt", is hers
+    mine = [
+        s.i
+        for s in doc.spans
+        if s.type == "PERS"
+        and s.j - s.i == 1
+        and s.i > 0
+        and doc.plain_key(s.i - 1) in KIN_MINE
+        and keys[s.i] in lex.first
+        and not lex.is_everyday(keys[s.i])
+    ]
+    doc.anchors = frozenset(_name_anchors(lex, doc)) | frozenset(mine)
     if lone:
         doc.unevidenced.update((s.i, s.j) for s in lone if s.i not in doc.anchors)
