@@ -1,5 +1,6 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
-ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4, ner_everyday_dev5, ner_everyday_dev6 and ner_everyday_dev7.
+ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4, ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7 and
+ner_everyday_dev8.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
@@ -40,6 +41,11 @@ CC BY-SA 4.0, written for tahqiq by its authors.
   currencies written as everyday words), bound by the decisions of the seven headers above (its author read those
   headers, never their sentences; its own header says what else was read and what it added): it is meant to be
   measured out of sample first, then it may be read and tuned on.
+- ner_everyday_dev8 (tests/gold/src/ner_everyday_dev8.txt -> tests/gold/ner_everyday_dev8.jsonl) is an eighth
+  development set in the test set's four genres on other topics, with other trap words (names, towns, organisations,
+  posts and events written as everyday words), bound by the decisions of the eight headers above (its author read
+  those headers, never their sentences; its own header says what else was read and what it added): it is meant to be
+  measured out of sample first, then it may be read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -58,7 +64,7 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
 SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4,
-ner_everyday_dev5, ner_everyday_dev6 or ner_everyday_dev7.
+ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7 or ner_everyday_dev8.
 """
 
 from __future__ import annotations
@@ -83,6 +89,7 @@ SETS = {
         "ner_everyday_dev5",
         "ner_everyday_dev6",
         "ner_everyday_dev7",
+        "ner_everyday_dev8",
     )
 }
 DEFAULT_SET = "ner_everyday"
