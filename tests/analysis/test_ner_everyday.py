@@ -321,6 +321,12 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # و and a dictionary noun ends a name, however rare the noun; what is left of an everyday word is the word
         ("لعب الفريق بروح شريف وصداقة", "شريف"),
         ("أمي سعيدة بنجاحي", "سعيدة"),  # an everyday word after "my mother" is her predicate
+        # a facility's or a body's head alone, which no list holds alone, names nothing
+        ("صلينا في المسجد ثم عدنا", "المسجد"),
+        # a prayer's time after a preposition of time or a verb of praying is the time, not Morocco
+        ("عاد أبي بعد المغرب", "المغرب"),
+        ("جلسنا في الحديقة حتى المغرب.", "المغرب"),
+        ("صلينا المغرب في البيت", "المغرب"),
         # an everyday adjective after an indefinite dictionary noun, however rare, qualifies it
         ("اشترت أمي حذاء صالح للمطر", "صالح"),
         # الرئيس "main" after a definite common noun qualifies it (cues `post_adjective`)
@@ -485,6 +491,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         # a listed first name that is no everyday word after a kinship noun with "my" (cues `kin_mine`)
         ("زارتنا خالتي فاطمة يوم الجمعة", ("PERS", "فاطمة")),
         ("جاء صديقي خالد متأخرا", ("PERS", "خالد")),
+        ("تأهل المنتخب بعد المغرب وتونس", ("GPE", "المغرب")),
+        ("وصل الوزير إلى المغرب أمس", ("GPE", "المغرب")),
+        ("وافق البرلمان على القانون", ("ORG", "البرلمان")),
         ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
         ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
         ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),

@@ -26,11 +26,14 @@ from tahqiq.analysis.ner.cues import (
     PLACE_HEADS,
     PLACE_PREPOSITIONS,
     POST_ADJECTIVES,
+    PRAY_VERBS,
     PRAYER_HEADS,
+    PRAYER_TIMES,
     QUANTIFIERS,
     SERVICE_HEADS,
     SPAN_NOUNS,
     SPATIAL_ADVERBS,
+    TIME_PREPOSITIONS,
     VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.in_context import (
@@ -84,12 +87,16 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «في أول الشهر» "at the start of the month"
     if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
         return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
+    if s.j - s.i == 1 and s.type in ("ORG", "FAC") and _head_alone(lex, doc, s.i):
+        return True  # «صلينا في المسجد» "in the mosque": a head with no name (البرلمان, listed alone, stays)
     if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
         return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
     if s.type in PLACE_TYPES and _head_without_a_name(lex, doc, s):
         return True  # «في أي مدينة عمل» "in which city he worked", «من جهة أخرى» "on the other hand"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_as_a_thing(lex, doc, s, spans):
         return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and _prayer_time(lex, doc, s, spans):
+        return True  # «عاد أبي بعد المغرب» "after sunset", «صلينا المغرب»: the prayer's time, not Morocco
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _number_word_place(lex, doc, s, spans):
         return True  # «أيهما أكبر، الثلث أم الخمس؟» "the fifth": a fraction, not the Libyan town
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
@@ -125,6 +132,13 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
     if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
         return True
     return False
+
+
+def _head_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is a facility's or a body's head that no list holds alone (المسجد, المستشفى, الجامعة; not البرلمان,
+    الشرطة): the everyday headers' "unnamed heads none"; the learned layer may tag one where no rule entity lies."""
+    classes = {c.lstrip("~") for c in lex.word_classes([doc.keys[i]])[0]}
+    return bool(classes & {"trig:FAC", "trig:ORG"}) and not classes & {"gaz:FAC", "gaz:ORG", "gaz:GPE", "gaz:LOC"}
 
 
 def _day_of_an_activity(lex: Lexicon, doc: Reading, s: Span) -> bool:
@@ -295,6 +309,19 @@ def _indefinite_adjective_after(lex: Lexicon, doc: Reading, i: int) -> bool:
         and doc.keys[x] not in lex.name_part
         and doc.keys[x] not in lex.gaz
     )
+
+
+def _prayer_time(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A place that is also a prayer's time (cues `prayer_time`: المغرب) after a preposition of time (cues
+    `time_preposition`; حتى only before no verb: «حتى المغرب تأثر» is "even Morocco") or after a verb of praying
+    (cues `pray_verb`), with no other place near: the time of day."""
+    i = s.i
+    if i == 0 or doc.plain_key(i) not in PRAYER_TIMES or _place_near(lex, doc, s, spans):
+        return False
+    before = doc.plain_key(i - 1)
+    if before == "حتي" and i + 1 < doc.n and doc.read_as(i + 1, frozenset({"verb"})):
+        return False
+    return before in TIME_PREPOSITIONS or before in PRAY_VERBS  # «صلينا المغرب»: the verb as written
 
 
 def _number_word_place(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -647,12 +674,19 @@ def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bo
             return True
         if k.startswith("و") and _listed_after_a_preposition_of_place(doc, i):
             return True  # في الجرف الأصفر وآسفي
+    return _place_near(lex, doc, s, spans)
+
+
+def _place_near(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """Another place or people within three words of token s.i (حمص وحماة, حلب السورية)."""
+    i = s.i
     return any(
         o is not s
         and o.type in ("GPE", "LOC", "NORP")
         and (abs(o.i - i) <= 3 or abs(o.j - 1 - i) <= 3)
         and not (o.j - o.i == 1 and doc.read_as(o.i, NOT_NAME_POS - {"adj"}))  # فلنكن is no place beside حماة
         and not (o.j - o.i == 1 and _town_read_as_common_word(lex, doc, o.i))  # «باب العمارة الزرقاء»
+        and not (o.type == "NORP" and o.j - o.i == 1 and _no_nisba(lex, doc, o.i))  # «عاد أبي» "my father"
         for o in spans
     )
 
