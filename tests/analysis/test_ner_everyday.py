@@ -321,8 +321,17 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # و and a dictionary noun ends a name, however rare the noun; what is left of an everyday word is the word
         ("لعب الفريق بروح شريف وصداقة", "شريف"),
         ("أمي سعيدة بنجاحي", "سعيدة"),  # an everyday word after "my mother" is her predicate
+        # a part of a thing (cues `part_head`: باب) and a dictionary noun, a name of a bolt's plural (not_nisba),
+        # an idiom (الدورة الدموية), a post read as the adjective of a thing, "my mother's" box, a term after تسمى
+        ("أغلق باب الفرن جيدا", "باب"),
+        ("شد البراغي بالمفك", "البراغي"),
+        ("يضخ القلب الدم في الدورة الدموية", "الدورة"),
+        ("يحتاج هذا العمل إلى يد خبيرة", "خبيرة"),
+        ("وجدت صندوق جدتي الخشبي في العلية", "صندوق"),
+        ("المواد التي توصل الحرارة تسمى موصلات", "موصلات"),
+        ("هذه التطبيقات مفيدة للأم العاملة", "العاملة"),
         # a facility's or a body's head alone, which no list holds alone, names nothing
-        ("صلينا في المسجد ثم عدنا", "المسجد"),
+        ("صلينا قبيل المغرب في المسجد", "المسجد"),
         # a prayer's time after a preposition of time or a verb of praying is the time, not Morocco
         ("عاد أبي بعد المغرب", "المغرب"),
         ("جلسنا في الحديقة حتى المغرب.", "المغرب"),
@@ -494,6 +503,10 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("تأهل المنتخب بعد المغرب وتونس", ("GPE", "المغرب")),
         ("وصل الوزير إلى المغرب أمس", ("GPE", "المغرب")),
         ("وافق البرلمان على القانون", ("ORG", "البرلمان")),
+        ("عند باب العامود في القدس تجمع المصلون", ("FAC", "باب العامود")),
+        ("مر الموكب عند باب الخليل", ("FAC", "باب الخليل")),
+        ("أبي مزارع في قرية قريبة", ("OCC", "مزارع")),
+        ("طفل يسمى ناصر يلعب في الحي", ("PERS", "ناصر")),
         ("وصل الوفد إلى الخمس شرق طرابلس", ("GPE", "الخمس")),
         ("عاش جدي في بيروت طويلا", ("GPE", "بيروت")),
         ("أقام في بغداد عاما كاملا", ("GPE", "بغداد")),

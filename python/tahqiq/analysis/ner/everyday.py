@@ -125,6 +125,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «هنأ الشعب الرئيس بفوزه» "on his win": a preposition, a noun and its pronoun
     if s.j - s.i > 1 and s.i not in doc.anchors and _opens_no_name(lex, doc, s.i):
         return None
+    if s.j - s.i == 1 and _term_after_is_called(lex, doc, s.i):
+        return None  # «المواد التي تسمح بمرور التيار تسمى موصلات» "are called conductors": a term, no name
     if doc.keys[s.i] in FRACTION_WORDS:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
@@ -159,6 +161,17 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     if cut_to_the_word and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
         return None
     return s
+
+
+def _term_after_is_called(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i comes right after «يسمى/تسمى» ("is called"), is no listed name part and reads as a common word: the
+    term a lesson names, not a person (a boy called ناصر stays: the lists know him)."""
+    return (
+        i > 0
+        and doc.plain_key(i - 1) in ("يسمي", "تسمي", "تسمي", "يسمون", "نسمي")
+        and doc.keys[i] not in lex.name_part
+        and doc.read_common(i)
+    )
 
 
 def _noun_accusative(doc: Reading, i: int) -> bool:

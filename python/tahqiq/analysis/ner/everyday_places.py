@@ -18,11 +18,13 @@ from tahqiq.analysis.ner.cues import (
     GPE_PREFIX,
     IDEAL_NOUNS,
     KIN_LEMMAS,
+    KIN_MINE,
     LONE_ONE,
     NAME_IDIOMS,
     NAMED_DAYS,
     NUMBER_LABELS,
     OTHER_ONE,
+    PART_HEADS,
     PLACE_HEADS,
     PLACE_PREPOSITIONS,
     POST_ADJECTIVES,
@@ -89,6 +91,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
     if s.j - s.i == 1 and s.type in ("ORG", "FAC") and _head_alone(lex, doc, s.i):
         return True  # «صلينا في المسجد» "in the mosque": a head with no name (البرلمان, listed alone, stays)
+    if s.j - s.i > 1 and s.type in ("ORG", "FAC") and _possessed_complement(doc, s.i + 1):
+        return True  # «صندوق أمي النحاسي» "my mother's copper box": a name holds no "my mother"
     if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
         return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
     if s.type in PLACE_TYPES and _head_without_a_name(lex, doc, s):
@@ -127,11 +131,46 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «جدول ينبع من بين الصخر» "a brook that springs"
     if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
         return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+    if s.j - s.i == 1 and s.type == "OCC" and _adjective_of_the_noun_before(lex, doc, s.i):
+        return True  # «يحتاج إلى عين خبيرة» "an expert eye": a post's adjective qualifying a noun
     if s.j - s.i == 1 and s.type == "OCC" and _post_as_an_adjective(lex, doc, s, spans):
         return True  # «الشارع الرئيس» "the main street", «يكون الطبق الرئيس لحما» "the main dish"
     if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
         return True
     return False
+
+
+def _adjective_of_the_noun_before(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, a post without the article that morphology reads as an adjective, right after an indefinite common
+    noun of a thing (no kinship noun: «أبي مزارع» "my father is a farmer"): the noun's adjective («عين خبيرة» "an
+    expert eye"), no post."""
+    if i == 0 or doc.keys[i].startswith("ال") or doc.keys[i - 1].startswith(("ال", "وال", "بال", "لل")):
+        return False
+    noun = doc.context[i - 1]
+    return (
+        doc.read_as(i, frozenset({"adj"}))
+        and noun is not None
+        and noun.common
+        and noun.pos == "noun"
+        and noun.lemma not in KIN_LEMMAS
+        and doc.keys[i - 1] not in lex.name_part
+        and not any(c.endswith(("trig:OCC", "trig:PERS")) for c in lex.word_classes([doc.keys[i - 1]])[0])
+    )
+
+
+def _possessed_complement(doc: Reading, x: int) -> bool:
+    """Token x is a kinship noun with "my" (cues `kin_mine`: أمي, خالتي) or reads as a common noun with its
+    possessive pronoun: what the head belongs to, so no name."""
+    if doc.plain_key(x) in KIN_MINE:
+        return True
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= FREQUENT
+        and has_possessive(bare(doc.toks[x].text), word.lemma)
+    )
 
 
 def _head_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -213,6 +252,8 @@ def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> 
     if k in GENERIC_QUALIFIERS and (s.j - i == 2 or not k.startswith("ال")):
         return True  # المركز التجاري; an indefinite one after any head, whatever follows (شارع قريب)
     heads = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+    if heads & PART_HEADS:
+        return s.j - i == 2 and k.startswith("ال") and k not in IDEAL_NOUNS and _dictionary_thing(doc, i + 1)
     if heads & COMPANY_SERVICE_HEADS and (s.j - i > 2 or not k.startswith("ال")):
         return False  # شركة إعمار: a company's name has no article; شركة الأفق للبرمجيات names what it does
     if not heads & (SERVICE_HEADS | COMPANY_SERVICE_HEADS):
@@ -222,6 +263,20 @@ def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> 
     if k in IDEAL_NOUNS or not frequent_common_noun(doc, i + 1) or k.endswith(("ي", "يه")):
         return False  # مستشفى العودة: an ideal names it; النادي الأهلي: a nisba
     return s.j - i == 2 or _purpose_after(lex, doc, s, spans)
+
+
+def _dictionary_thing(doc: Reading, x: int) -> bool:
+    """Token x reads as a common noun of the analyser's dictionary, however rare, that no rule found as a name, no
+    nisba (الفرن, القفص; not الخليل, المغاربة)."""
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.pos == "noun"
+        and word.rooted
+        and word.proper < 0.5
+        and not doc.keys[x].endswith(("ي", "يه"))
+        and not any(o.type in ("GPE", "LOC", "PERS", "FAC", "ORG", "NORP") for o in doc.base_at.get(x, []))
+    )
 
 
 def _purpose_after(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -433,8 +488,8 @@ def _post_as_an_adjective(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return False  # «التقى الرئيس محمد ولد الغزواني»: a title before a listed name
     if doc.read_as(i, frozenset({"adj"})):
         return True  # «لمؤتمر الحوار الوطني المقرر في الربيع» "scheduled for the spring"
-    if i == 0 or not doc.keys[i - 1].startswith(("ال", "وال")):
-        return False
+    if i == 0 or not doc.keys[i - 1].startswith(("ال", "وال", "لل", "بال")):
+        return False  # «للأم العاملة» "for the working mother": the noun may carry a preposition
     noun = doc.context[i - 1]
     if noun is None or not noun.common or noun.pos != "noun" or any(o.i <= i - 1 < o.j for o in spans):
         return False
