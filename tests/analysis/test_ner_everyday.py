@@ -328,6 +328,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("يضخ القلب الدم في الدورة الدموية", "الدورة"),
         ("يحتاج هذا العمل إلى يد خبيرة", "خبيرة"),
         ("وجدت صندوق جدتي الخشبي في العلية", "صندوق"),
+        ("احتفلنا بعيد ميلاده العاشر في الحديقة", "بعيد"),  # his birthday: a day of his, no event
         ("المواد التي توصل الحرارة تسمى موصلات", "موصلات"),
         ("هذه التطبيقات مفيدة للأم العاملة", "العاملة"),
         # a facility's or a body's head alone, which no list holds alone, names nothing

@@ -91,8 +91,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
     if s.j - s.i == 1 and s.type in ("ORG", "FAC") and _head_alone(lex, doc, s.i):
         return True  # «صلينا في المسجد» "in the mosque": a head with no name (البرلمان, listed alone, stays)
-    if s.j - s.i > 1 and s.type in ("ORG", "FAC") and _possessed_complement(doc, s.i + 1):
-        return True  # «صندوق أمي النحاسي» "my mother's copper box": a name holds no "my mother"
+    if s.j - s.i > 1 and s.type in ("ORG", "FAC", "EVENT") and _possessed_complement(doc, s.i + 1):
+        return True  # «صندوق أمي النحاسي» "my mother's copper box", «عيد ميلادها» "her birthday": no name
     if s.type in ("ORG", "FAC", "EVENT") and _generic_service(lex, doc, s, spans):
         return True  # «مكتب البريد» "the post office", «المركز التجاري» "the shopping centre"
     if s.type in PLACE_TYPES and _head_without_a_name(lex, doc, s):
