@@ -563,8 +563,8 @@ def test_the_second_everyday_development_set_floors(in_context: Recognizer) -> N
     10.8 and 5.7; after the fourth round of everyday rules 0.767, 8.1 and 4.1)."""
     report = ner_report([GOLD / "ner_everyday_dev2.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.75, report["micro"]
-    assert report["fp_per_1000_words"] <= 9.0, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 4.8, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 8.2, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 4.1, report["unfounded_per_1000_words"]
 
 
 def test_the_third_everyday_development_set_floors(in_context: Recognizer) -> None:
@@ -597,8 +597,8 @@ def test_the_fifth_everyday_development_set_floors(in_context: Recognizer) -> No
     its own errors and the boundary rules after them: 0.790, 8.3 and 3.6; after round five 0.795, 7.5 and 2.7)."""
     report = ner_report([GOLD / "ner_everyday_dev5.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.77, report["micro"]
-    assert report["fp_per_1000_words"] <= 8.2, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 3.3, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 7.2, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 2.4, report["unfounded_per_1000_words"]
 
 
 def test_the_sixth_everyday_development_set_floors(in_context: Recognizer) -> None:
@@ -608,19 +608,30 @@ def test_the_sixth_everyday_development_set_floors(in_context: Recognizer) -> No
     6.2 after it; then a few rules from its errors: 0.702, 11.6 and 4.6; after round five 0.706, 10.8 and 3.8)."""
     report = ner_report([GOLD / "ner_everyday_dev6.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.69, report["micro"]
-    assert report["fp_per_1000_words"] <= 11.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 4.4, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 10.9, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.8, report["unfounded_per_1000_words"]
 
 
 def test_the_seventh_everyday_development_set_floors(in_context: Recognizer) -> None:
     """ner_everyday_dev7 as the service reads it (2026-11-29, written blind to the recognizer in the test set's four
     genres with new trap words; measured once out of sample: F1 0.647, 11.8 spurious and 7.4 unfounded per 1,000
     words for the code before that session, 0.651, 11.2 and 6.8 with its first rules; then rules from its own
-    errors: 0.719, 5.7 and 2.7)."""
+    errors: 0.719, 5.7 and 2.7; with dev8's 0.724, 5.2 and 2.2)."""
     report = ner_report([GOLD / "ner_everyday_dev7.jsonl"], in_context)
     assert report["micro"]["f1"] >= 0.70, report["micro"]
-    assert report["fp_per_1000_words"] <= 6.5, report["fp_per_1000_words"]
-    assert report["unfounded_per_1000_words"] <= 3.3, report["unfounded_per_1000_words"]
+    assert report["fp_per_1000_words"] <= 5.8, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 2.8, report["unfounded_per_1000_words"]
+
+
+def test_the_eighth_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev8 as the service reads it (2026-11-29, written blind to the recognizer in the test set's four
+    genres with new trap words; measured once out of sample: F1 0.703, 7.5 spurious and 4.9 unfounded per 1,000
+    words for the code before that session, 0.715, 6.7 and 4.1 with the session's rules up to then; then rules
+    from its own errors: 0.742, 4.1 and 1.8)."""
+    report = ner_report([GOLD / "ner_everyday_dev8.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.72, report["micro"]
+    assert report["fp_per_1000_words"] <= 4.8, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 2.4, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:
