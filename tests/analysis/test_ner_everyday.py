@@ -331,6 +331,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("احتفلنا بعيد ميلاده العاشر في الحديقة", "بعيد"),  # his birthday: a day of his, no event
         ("المواد التي توصل الحرارة تسمى موصلات", "موصلات"),
         ("هذه التطبيقات مفيدة للأم العاملة", "العاملة"),
+        # a post with the article heads no construct, even where the noun after it ends in ية or the learned layer
+        # grows the post over it: the object of the verb («وضع الطالب القلم» of issue 20)
+        ("أعطى المعلم الهدية للتلميذ", "الهدية"),
+        ("شرح المعلم الدرس", "الدرس"),
         # a facility's or a body's head alone, which no list holds alone, names nothing
         ("صلينا قبيل المغرب في المسجد", "المسجد"),
         # a prayer's time after a preposition of time or a verb of praying is the time, not Morocco
@@ -504,6 +508,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("تأهل المنتخب بعد المغرب وتونس", ("GPE", "المغرب")),
         ("وصل الوزير إلى المغرب أمس", ("GPE", "المغرب")),
         ("وافق البرلمان على القانون", ("ORG", "البرلمان")),
+        ("قالت المديرة التنفيذية للشركة إن الأرباح زادت", ("OCC", "المديرة التنفيذية")),
+        ("انضم النائب السابق سامر الحلبي إلى الحزب", ("OCC", "النائب السابق")),
+        ("تقول الطبيبة البيطرية إن القطة بخير", ("OCC", "الطبيبة البيطرية")),
         ("عند باب العامود في القدس تجمع المصلون", ("FAC", "باب العامود")),
         ("مر الموكب عند باب الخليل", ("FAC", "باب الخليل")),
         ("أبي مزارع في قرية قريبة", ("OCC", "مزارع")),

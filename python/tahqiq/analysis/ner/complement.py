@@ -33,7 +33,7 @@ from tahqiq.analysis.ner.cues import (
     YEAR_HEAD,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
-from tahqiq.analysis.ner.reading import Span
+from tahqiq.analysis.ner.reading import Span, WordInContext
 from tahqiq.analysis.ner.words import bare_name, content, feminine_name, is_definite, plain_word
 from tahqiq.core import Token
 
@@ -80,6 +80,7 @@ class _Head:
     typ: str
     definite: bool
     named: bool
+    context: list[WordInContext | None] | None = None
 
 
 def complement(
@@ -91,10 +92,12 @@ def complement(
     typ: str,
     definite: bool,
     named: bool = False,
+    context: list[WordInContext | None] | None = None,
 ) -> int:
     """End of the words that complete a head of type `typ` ending at token i (i when nothing follows): each step
-    below reads on from where the one before stopped."""
-    h = _Head(lex, keys, toks, i, spans_at, typ, definite, named)
+    below reads on from where the one before stopped. ``context``: how morphology reads each token in its sentence
+    (``Reading.context``), when the recognizer runs with it."""
+    h = _Head(lex, keys, toks, i, spans_at, typ, definite, named, context)
     j, done = _post_opening(h)
     if done:
         return j
@@ -108,6 +111,16 @@ def complement(
     j = _of_complements(h, j)
     j = _number_and_year(h, j)
     return _post_ending(h, j) if typ == "OCC" else j
+
+
+def _noun_in_ya(h: _Head, j: int) -> bool:
+    """Morphology in context reads token j, which ends in ي or ية, as a common noun whose lemma is no nisba (الهدية
+    "the gift", of هدية), not as an adjective that agrees with a post (المديرة التنفيذية) nor as a nisba's noun on
+    a base of three letters or more (الخارجية, of خارج; البيطرية)."""
+    word = h.context[j] if h.context is not None else None
+    if word is None or not word.common or word.pos != "noun" or word.lemma.endswith("ي"):
+        return False
+    return not (word.lemma.endswith("يه") and len(word.lemma) >= 5)
 
 
 def _post_opening(h: _Head) -> tuple[int, bool]:
@@ -200,7 +213,7 @@ def _name_words(h: _Head, j: int) -> tuple[int, bool, bool]:
             typ == "OCC"
             and definite
             and count == 0
-            and not keys[j].endswith(("ي", "يه"))
+            and not (keys[j].endswith(("ي", "يه")) and not _noun_in_ya(h, j))
             and keys[j] not in NOT_NAME_PARTS  # the listed adjectives: الممثل الخاص, المدير الجديد
             and not any(keys[i - 1].endswith(p) and keys[j].endswith(p) for p in ("ين", "ون", "ات"))
         )

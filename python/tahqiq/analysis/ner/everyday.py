@@ -51,6 +51,7 @@ from tahqiq.analysis.ner.cues import (
     DAY_PARTS,
     FRACTION_WORDS,
     KIN_LEMMAS,
+    NOT_NAME_PARTS,
     QUALITY_NOUNS,
     REGNAL,
     TIME_OF_DAY,
@@ -95,8 +96,33 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
             if person is not None and person.j < s.j and _second_name_after_and(lex, doc, person.j):
                 out.append(Span(s.type, person.j, person.j + 1, s.rank))  # «حضر محمد وأحمد»: two persons
         elif not not_a_name_in_context(lex, doc, s, spans):
-            out.append(s)
+            out.append(_post_without_an_object(lex, doc, s))
     return out
+
+
+def _post_without_an_object(lex: Lexicon, doc: Reading, s: Span) -> Span:
+    """A post with the article heads no construct (``complement``: وضع الطالب القلم), and the learned layer may
+    still grow it over the definite noun after it: cut it there when morphology reads that noun as a common noun,
+    no adjective, no participle and no nisba («شرح المعلم الدرس» "the teacher explained the lesson"; النائب
+    السابق, المعلم المتقاعد stay)."""
+    i = s.i
+    if s.type != "OCC" or s.j - i < 2 or not doc.keys[i].startswith(("ال", "وال", "بال", "لل", "فال")):
+        return s
+    k = doc.keys[i + 1]
+    word = doc.context[i + 1]
+    if (
+        k.startswith("ال")
+        and k not in NOT_NAME_PARTS
+        and not k.endswith(("ي", "يه"))
+        and word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.lemma_frequency >= FREQUENT
+        # a participle is an adjective however morphology tags it: السابق, المتقاعد (فاعل, مفعل and the like)
+        and not (word.lemma[:1] == "م" or word.lemma[1:2] == "ا")
+    ):
+        return Span(s.type, i, i + 1, s.rank)
+    return s
 
 
 def _second_name_after_and(lex: Lexicon, doc: Reading, x: int) -> bool:

@@ -59,7 +59,7 @@ def headed_names(lex: Lexicon, doc: Reading) -> None:
             definite = keys[i].startswith(("ال", "بال", "وال", "فال", "كال")) and not toks[i].text.lstrip(
                 "وفبك"
             ).startswith(("أل", "إل", "آل"))
-            end = complement(lex, keys, toks, head_end, base_at, typ, definite, head_end - i >= 2)
+            end = complement(lex, keys, toks, head_end, base_at, typ, definite, head_end - i >= 2, doc.context)
             if end > head_end:
                 base_at.setdefault(i, []).append(add(typ, i, end, 0))
                 i = end if typ != "OCC" else i + 1
