@@ -10,6 +10,7 @@ from tahqiq.analysis.ner.cues import (
     DIGIT_ORDINAL,
     DURATION,
     EVERY_WORD,
+    FRACTION_WORDS,
     LONE_ONE,
     MORE_LESS,
     RELATIVE_DATE,
@@ -145,7 +146,7 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
         lead = 2
     num_end = lex.number_at(toks, keys, i + lead) if lead else number_end
     if not num_end:
-        return 0
+        return _fraction_of_a_currency(lex, doc, i)
     if num_end < n and keys[num_end] in DATE_UNITS:
         add("DATE", i, num_end + 1, 0)  # 30 عاما, خمسة أيام
         return _claim(doc, i, num_end + 1)
@@ -180,6 +181,18 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
         return 0  # غرفة واحدة, كل واحد: "one" alone is no CARDINAL
     add("CARDINAL", i, j, 2)
     return j
+
+
+def _fraction_of_a_currency(lex: Lexicon, doc: Reading, i: int) -> int:
+    """MONEY: a fraction (cues `fraction_word`, a clitic allowed) right before a currency: «بنصف دينار» "for half a
+    dinar", as «بدينار ونصف» is one."""
+    if i + 1 >= doc.n or not any(st in FRACTION_WORDS for st, _p in lex.stems(doc.keys[i])):
+        return 0
+    cur = [s for s in doc.base_at.get(i + 1, []) if s.type == "CURR"]
+    if not cur:
+        return 0
+    doc.add("MONEY", i, cur[0].j, 0)
+    return cur[0].j
 
 
 def _ordinal(lex: Lexicon, doc: Reading, i: int) -> int:
