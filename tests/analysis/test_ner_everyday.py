@@ -321,6 +321,8 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # و and a dictionary noun ends a name, however rare the noun; what is left of an everyday word is the word
         ("لعب الفريق بروح شريف وصداقة", "شريف"),
         ("أمي سعيدة بنجاحي", "سعيدة"),  # an everyday word after "my mother" is her predicate
+        ("لا تقلقي علي يا جدتي، فأنا بخير", "جدتي"),  # an unlisted word addressed is no name
+        ("عيد ميلاد سعيد يا أمل", "سعيد"),  # "happy": the name addressed is أمل
         # a part of a thing (cues `part_head`: باب) and a dictionary noun, a name of a bolt's plural (not_nisba),
         # an idiom (الدورة الدموية), a post read as the adjective of a thing, "my mother's" box, a term after تسمى
         ("أغلق باب الفرن جيدا", "باب"),
@@ -505,6 +507,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         # a listed first name that is no everyday word after a kinship noun with "my" (cues `kin_mine`)
         ("زارتنا خالتي فاطمة يوم الجمعة", ("PERS", "فاطمة")),
         ("جاء صديقي خالد متأخرا", ("PERS", "خالد")),
+        # a listed name addressed with يا (cues `vocative`) is a person, even an everyday word
+        ("مرحبا يا سعيد، كيف حالك اليوم؟", ("PERS", "سعيد")),
+        ("عيد ميلاد سعيد يا أمل", ("PERS", "أمل")),
         ("تأهل المنتخب بعد المغرب وتونس", ("GPE", "المغرب")),
         ("وصل الوزير إلى المغرب أمس", ("GPE", "المغرب")),
         ("وافق البرلمان على القانون", ("ORG", "البرلمان")),

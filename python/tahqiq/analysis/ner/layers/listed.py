@@ -14,6 +14,7 @@ from tahqiq.analysis.ner.cues import (
     REGNAL_TITLES,
     SECT_WORDS,
     SETTLEMENT_HEADS,
+    VOCATIVE,
     WEBSITE,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
@@ -76,8 +77,13 @@ def listed_names(lex: Lexicon, doc: Reading) -> None:
             and plain_word(lex, keys, toks, i)
         ):
             name_end = i + 3  # هزاع بن زايد
-        if not name_end and i > 0 and keys[i - 1] in NAME_CUES and keys[i] in lex.weak_first:
-            name_end = i + 1  # «زميل اسمه كريم»: a first name that is also a word, after "his name is"
+        if (
+            not name_end
+            and i > 0
+            and (keys[i - 1] in NAME_CUES or keys[i - 1] in VOCATIVE)
+            and keys[i] in lex.weak_first
+        ):
+            name_end = i + 1  # «زميل اسمه كريم», «يا أمل»: a first name that is also a word, named or addressed
         if name_end and (g is None or name_end >= g[0]):
             name_end = _person_name_end(lex, doc, i, name_end)
             base_at.setdefault(i, []).append(add("PERS", i, name_end, 1))

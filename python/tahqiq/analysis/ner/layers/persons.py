@@ -17,6 +17,7 @@ from tahqiq.analysis.ner.cues import (
     NOT_NAME_PARTS,
     REGNAL,
     REGNAL_TITLES,
+    VOCATIVE,
 )
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading
@@ -376,6 +377,9 @@ def everyday_names_need_evidence(lex: Lexicon, doc: Reading) -> None:
         for s in doc.spans
         if s.type == "PERS" and s.j - s.i == 1 and (lex.is_everyday(keys[s.i]) or doc.read_as(s.i, NOT_NAME_POS))
     ]
+    # «يا سعيد»: a listed name addressed (a vocative) is a person, even an everyday word; an unlisted word is none
+    # («يا جدتي», «يا شباب»), so the particle anchors only the lists' names
+    addressed = [s.i for s in doc.spans if s.type == "PERS" and s.i > 0 and keys[s.i - 1] in VOCATIVE]
     # «زارتنا خالتي فاطمة»: a name of one listed first name that is no everyday word, right after "my aunt", is hers
     mine = [
         s.i
@@ -387,6 +391,6 @@ def everyday_names_need_evidence(lex: Lexicon, doc: Reading) -> None:
         and keys[s.i] in lex.first
         and not lex.is_everyday(keys[s.i])
     ]
-    doc.anchors = frozenset(_name_anchors(lex, doc)) | frozenset(mine)
+    doc.anchors = frozenset(_name_anchors(lex, doc)) | frozenset(mine) | frozenset(addressed)
     if lone:
         doc.unevidenced.update((s.i, s.j) for s in lone if s.i not in doc.anchors)
