@@ -132,7 +132,12 @@ def names_after_titles(lex: Lexicon, doc: Reading) -> None:
     regnal_after = {s.j for s in spans if s.type == "OCC" and heads_of[s.i] & REGNAL_TITLES}
     families = _family_names_read(doc)
     for j in sorted(set(anchors)):
-        if not base_at.get(j) and doc.keys[j] in lex.weak_first and not doc.read_as(j, frozenset({"adj", "verb"})):
+        if (
+            not base_at.get(j)
+            and doc.keys[j] in lex.weak_first
+            and doc.context[j] is not None  # morphology must have read it: without it, a word is no name here
+            and not doc.read_as(j, frozenset({"adj", "verb"}))
+        ):
             # «قالت المعلمة أمل» "Amal": a first name that is also a noun; «المدير كريم» "is generous" stays a word
             base_at.setdefault(j, []).append(doc.add("PERS", j, j + 1, 1))
         known = [o for o in base_at.get(j, []) if o.type == "PERS"]
