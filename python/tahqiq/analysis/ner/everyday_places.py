@@ -161,16 +161,7 @@ def _adjective_of_the_noun_before(lex: Lexicon, doc: Reading, i: int) -> bool:
 def _possessed_complement(doc: Reading, x: int) -> bool:
     """Token x is a kinship noun with "my" (cues `kin_mine`: أمي, خالتي) or reads as a common noun with its
     possessive pronoun: what the head belongs to, so no name."""
-    if doc.plain_key(x) in KIN_MINE:
-        return True
-    word = doc.context[x]
-    return (
-        word is not None
-        and word.common
-        and word.pos == "noun"
-        and word.lemma_frequency >= FREQUENT
-        and has_possessive(bare(doc.toks[x].text), word.lemma)
-    )
+    return doc.plain_key(x) in KIN_MINE or _possessed_noun(doc, x, FREQUENT)
 
 
 def _head_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -556,13 +547,19 @@ def _day_counted_after(doc: Reading, s: Span, spans: list[Span]) -> bool:
 def _possessed_first_word(doc: Reading, i: int) -> bool:
     """Token i reads as a common noun with its possessive pronoun, ه as written (قاعه "its bottom", of قاع; مدرستنا):
     a name opens on no possessed noun."""
-    word = doc.context[i]
+    return _possessed_noun(doc, i, ACCUSATIVE_FREQUENCY)
+
+
+def _possessed_noun(doc: Reading, x: int, floor: int) -> bool:
+    """Morphology in context reads token x as a common noun, its lemma `floor` or more in the corpus, with its
+    possessive pronoun (the letters as written)."""
+    word = doc.context[x]
     return (
         word is not None
         and word.common
         and word.pos == "noun"
-        and word.lemma_frequency >= ACCUSATIVE_FREQUENCY
-        and has_possessive(bare(doc.toks[i].text), word.lemma)
+        and word.lemma_frequency >= floor
+        and has_possessive(bare(doc.toks[x].text), word.lemma)
     )
 
 

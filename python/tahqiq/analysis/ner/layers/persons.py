@@ -138,7 +138,7 @@ def names_after_titles(lex: Lexicon, doc: Reading) -> None:
             and doc.context[j] is not None  # morphology must have read it: without it, a word is no name here
             and not doc.read_as(j, frozenset({"adj", "verb"}))
         ):
-            # «قالت المعلمة أمل» "Amal": a first name that is also a noun; «المدير كريم» "is generous" stays a word
+            # «قالت المعلمة أمل» "Amal": a first name that is also a noun; «المعلمة جميلة» "is beautiful" stays a word
             base_at.setdefault(j, []).append(doc.add("PERS", j, j + 1, 1))
         known = [o for o in base_at.get(j, []) if o.type == "PERS"]
         if known:
