@@ -329,6 +329,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("شد البراغي بالمفك", "البراغي"),
         ("يضخ القلب الدم في الدورة الدموية", "الدورة"),
         ("تمتص النباتات ثاني أكسيد الكربون", "ثاني"),  # a chemical's name, as أول أكسيد
+        ("قدمت لنا الشاي مع الفول السوداني", "السوداني"),  # peanuts: an idiom
+        ("اعصر على السلطة نصف ليمونة", "ليمونة"),  # a fraction of a thing is no place
+        ("نظف مصفاة الغسالة كل شهر", "مصفاة"),  # a filter: a part of a thing (cues `part_head`)
         ("يحتاج هذا العمل إلى يد خبيرة", "خبيرة"),
         ("وجدت صندوق جدتي الخشبي في العلية", "صندوق"),
         ("احتفلنا بعيد ميلاده العاشر في الحديقة", "بعيد"),  # his birthday: a day of his, no event
@@ -505,6 +508,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("لنا جارة اسمها أمل", ("PERS", "أمل")),
         ("قالت المعلمة أمل للتلاميذ", ("PERS", "أمل")),  # after a title, where morphology reads no adjective
         ("حضر محمد وأحمد الاجتماع", ("PERS", "وأحمد")),  # a name cut before و and a listed first name: two persons
+        # a name ends before a word that opens a clause (cues `clause_opener`) and before a present verb however rare
+        ("كيف تصرف صالح حين قل الماء؟", ("PERS", "صالح")),
+        ("ضحكت أمي وأخي أحمد يضحك معها", ("PERS", "أحمد")),
         # a listed first name that is no everyday word after a kinship noun with "my" (cues `kin_mine`)
         ("زارتنا خالتي فاطمة يوم الجمعة", ("PERS", "فاطمة")),
         ("جاء صديقي خالد متأخرا", ("PERS", "خالد")),
@@ -646,6 +652,17 @@ def test_the_eighth_everyday_development_set_floors(in_context: Recognizer) -> N
     assert report["micro"]["f1"] >= 0.72, report["micro"]
     assert report["fp_per_1000_words"] <= 4.8, report["fp_per_1000_words"]
     assert report["unfounded_per_1000_words"] <= 2.4, report["unfounded_per_1000_words"]
+
+
+def test_the_ninth_everyday_development_set_floors(in_context: Recognizer) -> None:
+    """ner_everyday_dev9 as the service reads it (2026-11-29, written blind to the recognizer on the test set's own
+    topics in other towns; measured once out of sample: F1 0.736, 12.5 spurious and 6.3 unfounded per 1,000 words for
+    the code before that session, 0.752, 10.7 and 4.4 with the session's rules; then rules from its own errors:
+    0.768, 8.8 and 3.4)."""
+    report = ner_report([GOLD / "ner_everyday_dev9.jsonl"], in_context)
+    assert report["micro"]["f1"] >= 0.76, report["micro"]
+    assert report["fp_per_1000_words"] <= 9.4, report["fp_per_1000_words"]
+    assert report["unfounded_per_1000_words"] <= 3.8, report["unfounded_per_1000_words"]
 
 
 def test_the_everyday_development_set_floors(in_context: Recognizer) -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
+    CLAUSE_OPENERS,
     DAY_PARTS,
     FRACTION_WORDS,
     KIN_LEMMAS,
@@ -345,11 +346,18 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return True  # «سمير أنشط من أخيه» "more active": an elative, no name part (أكرم, أنور are listed)
     if word.pos in FUNCTION_POS and word.lemma_frequency >= VERY_FREQUENT_FUNCTION:
         return True  # «فورا إذا», «وأنور منه»: a name holds no particle or preposition
+    if k in CLAUSE_OPENERS:
+        return True  # «كيف تصرف صالح حين قل الماء» "when", «تعلمت من أحمد كيف»: a clause opens, the name ends
     if word.pos == "verb":
         if k[:1] == "ل" and k[1:2] in PRESENT_PREFIXES + "ا":
             return True  # «حسام لأخبره» "to tell him": ل and a present verb, no name part (سيلفا may read as one)
         if k.lstrip("وف")[:1] in PRESENT_PREFIXES:
-            return word.lemma_frequency >= FREQUENT
+            # «أحمد يضحك», «صالح يسقي»: a present verb of the dictionary, its prefix first, after a listed first
+            # name, however rare (not فون, فيردي: a conjunction read off a foreign name)
+            listed_before = x > 0 and doc.keys[x - 1] in lex.first
+            return word.lemma_frequency >= FREQUENT or (
+                word.rooted and listed_before and k[:1] in PRESENT_PREFIXES and len(k) >= 4
+            )
         return word.lemma_frequency >= FREQUENT_PAST_VERB  # ناصر صار
     if (
         word.pos == "noun"

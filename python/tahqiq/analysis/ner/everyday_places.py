@@ -101,6 +101,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «الخرطوم الأخضر» "the green hose", «قشر ليمونة واحدة» "one lemon's peel"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _prayer_time(lex, doc, s, spans):
         return True  # «عاد أبي بعد المغرب» "after sunset", «صلينا المغرب»: the prayer's time, not Morocco
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and s.i > 0 and doc.keys[s.i - 1] in FRACTION_WORDS:
+        return True  # «اعصري عليها نصف ليمونة» "half a lemon": a fraction of a thing, no place
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _number_word_place(lex, doc, s, spans):
         return True  # «أيهما أكبر، الثلث أم الخمس؟» "the fifth": a fraction, not the Libyan town
     if s.j - s.i == 1 and s.type in PLACE_TYPES and _place_in_construct(lex, doc, s, spans):
