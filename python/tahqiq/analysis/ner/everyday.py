@@ -51,6 +51,7 @@ from tahqiq.analysis.ner.cues import (
     CLAUSE_OPENERS,
     DAY_PARTS,
     FRACTION_WORDS,
+    IS_CALLED,
     KIN_LEMMAS,
     NOT_NAME_PARTS,
     QUALITY_NOUNS,
@@ -191,14 +192,9 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
 
 
 def _term_after_is_called(lex: Lexicon, doc: Reading, i: int) -> bool:
-    """Token i comes right after «يسمى/تسمى» ("is called"), is no listed name part and reads as a common word: the
-    term a lesson names, not a person (a boy called ناصر stays: the lists know him)."""
-    return (
-        i > 0
-        and doc.plain_key(i - 1) in ("يسمي", "تسمي", "تسمي", "يسمون", "نسمي")
-        and doc.keys[i] not in lex.name_part
-        and doc.read_common(i)
-    )
+    """Token i comes right after «يسمى/تسمى» ("is called": cues `is_called`), is no listed name part and reads as a
+    common word: the term a lesson names, not a person (a boy called ناصر stays: the lists know him)."""
+    return i > 0 and doc.plain_key(i - 1) in IS_CALLED and doc.keys[i] not in lex.name_part and doc.read_common(i)
 
 
 def _noun_accusative(doc: Reading, i: int) -> bool:
