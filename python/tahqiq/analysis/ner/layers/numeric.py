@@ -186,10 +186,9 @@ def _amount(lex: Lexicon, doc: Reading, i: int, number_end: int) -> int:
 def _fraction_of_a_currency(lex: Lexicon, doc: Reading, i: int) -> int:
     """MONEY: a fraction (cues `fraction_word`, a clitic allowed) right before a currency: «بنصف دينار» "for half a
     dinar", as «بدينار ونصف» is one."""
-    if i + 1 >= doc.n or not any(st in FRACTION_WORDS for st, _p in lex.stems(doc.keys[i])):
-        return 0
+    # every token without a number comes here: the currency after it is the cheap test, so it goes first
     cur = [s for s in doc.base_at.get(i + 1, []) if s.type == "CURR"]
-    if not cur:
+    if not cur or not any(st in FRACTION_WORDS for st, _p in lex.stems(doc.keys[i])):
         return 0
     doc.add("MONEY", i, cur[0].j, 0)
     return cur[0].j
