@@ -27,6 +27,7 @@ from tahqiq.analysis.ner.cues import (
     PART_HEADS,
     PLACE_HEADS,
     PLACE_PREPOSITIONS,
+    PLACE_WORDS,
     POST_ADJECTIVES,
     PRAY_VERBS,
     PRAYER_HEADS,
@@ -37,6 +38,7 @@ from tahqiq.analysis.ner.cues import (
     SPATIAL_ADVERBS,
     TIME_PREPOSITIONS,
     VERB_PARTICLES,
+    WORD_TOWNS,
 )
 from tahqiq.analysis.ner.in_context import (
     FREQUENT,
@@ -131,6 +133,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «شربت كوبا من الشاي» "a cup", «أشعلوا نارا» "a fire"; «وصل إلى كوبا» stays
     if s.j - s.i == 1 and s.type == "GPE" and _town_read_as_verb(lex, doc, s, spans):
         return True  # «جدول ينبع من بين الصخر» "a brook that springs"
+    if s.j - s.i == 1 and s.type == "GPE" and _word_town(lex, doc, s, spans):
+        return True  # «لا تشد الرباط كثيرا» "the bandage", «أدخل الموصل في المقبس» "the plug"; «في الرباط» stays
     if s.j - s.i == 1 and s.type == "GPE" and _town_as_common_word(lex, doc, s, spans):
         return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
     if s.j - s.i == 1 and s.type == "OCC" and _adjective_of_the_noun_before(lex, doc, s.i):
@@ -291,8 +295,26 @@ def _identifying_number(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) 
         return False
     if len(text) >= 8 and text.startswith("0"):
         return True
+    if _list_label(doc, s.i):
+        return True  # «1- أين تقع بساتين النخيل؟»: a question's number in a list
     labelled = s.i > 0 and any(strip_article(st) in NUMBER_LABELS for st in lex.heads(doc.keys[s.i - 1]))
     return labelled and not held_by_another(s, spans, s.i)  # الرقم 199 too
+
+
+LABEL_MARKS = frozenset({"-", "–", ")", ".", ":"})
+
+
+def _list_label(doc: Reading, i: int) -> bool:
+    """Token i (digits) opens a line and a mark of a list's item follows it, then a word: «1- أين …», «2) ما …»."""
+    start = doc.toks[i].start
+    before = doc.text[:start].rstrip(" \t")
+    return (
+        (not before or before.endswith("\n"))
+        and i + 2 < doc.n
+        and doc.toks[i + 1].text in LABEL_MARKS
+        and doc.toks[i + 1].start == doc.toks[i].end
+        and doc.toks[i + 2].kind == "word"
+    )
 
 
 def _head_without_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
@@ -649,6 +671,63 @@ def _town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
         and len(k_after) >= 6
         and not k_after.endswith(("ي", "يه"))
     )  # العريش المصنوع, الحديدة المعقوفة
+
+
+OLD_TOWN = frozenset({"القديمه", "القديم"})  # «الموصل القديمة» "the old city" is a place's adjective
+
+
+def _word_town(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A town whose word is an everyday noun of a thing (cues `word_town`: الرباط "the bandage", الموصل "the
+    plug"), read by morphology in context, inside no other entity, that has no place's context: before a definite
+    adjective of a thing (العقبة الوحيدة, بالحديدة المثبتة; not a nisba, a compass point or القديمة), or with
+    nothing that says place: no preposition of place, ب or ل, head or place near (`_place_context`), no head such
+    as عاصمة right after it, and not after a noun whose complement or object it may be (أسواق الموصل, دخلت القوات
+    الموصل). The issue's rule for listed words that are also common words: they need context to count."""
+    i = s.i
+    if doc.context[i] is None or held_by_another(s, spans, i):
+        return False
+    if not any(strip_article(st) in WORD_TOWNS or st in WORD_TOWNS for st, _p in lex.stems(doc.keys[i])):
+        return False
+    if (
+        i + 1 < doc.n
+        and doc.keys[i + 1].endswith("ه")
+        and not doc.keys[i].endswith("ه")
+        and _definite_adjective(doc, i + 1)
+    ):
+        return False  # «زرنا الموصل القديمة»: a town is feminine, the plug is not
+    if i + 1 < doc.n and _adjective_of_a_thing(doc, i + 1) and not _place_near(lex, doc, s, spans):
+        return True  # «نزعت الحسكة الكبيرة», «ارتدى الحلة الجديدة»
+    if _place_context(lex, doc, s, spans):
+        return False
+    if i + 1 < doc.n and _place_word(lex, doc, i + 1):
+        return False  # «يحدد الرباط عاصمة للبلاد», «وتعد الرباط عاصمتها»
+    return not (i > 0 and doc.read_as(i - 1, frozenset({"noun"})))
+
+
+def _place_word(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x is a place's head (cues `gpe_prefix`, `capital_words`), a pronoun on it or not (عاصمتها)."""
+    word = doc.context[x]
+    return any(st in PLACE_WORDS for st, _p in lex.stems(doc.keys[x])) or (
+        word is not None and word.lemma in PLACE_WORDS
+    )
+
+
+def _definite_adjective(doc: Reading, x: int) -> bool:
+    """Token x is a definite adjective or participle (مفعول, فاعل read as a noun in م) in context."""
+    k = doc.keys[x]
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.common
+        and k.startswith("ال")
+        and (word.pos == "adj" or (word.pos == "noun" and k.startswith("الم") and word.lemma.startswith("م")))
+    )
+
+
+def _adjective_of_a_thing(doc: Reading, x: int) -> bool:
+    """Token x is a definite adjective no place takes: not a nisba, a compass point or «old»."""
+    k = doc.keys[x]
+    return _definite_adjective(doc, x) and not k.endswith(("ي", "يه")) and k not in OLD_TOWN
 
 
 def _town_read_as_verb(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:

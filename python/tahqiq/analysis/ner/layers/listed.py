@@ -200,8 +200,8 @@ def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
     (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
     word (القرية, عالية in «أصوات عالية») or as a noun of the analyser's dictionary (الحوش); then only a place, and
-    only after a head such as مدينة, قرية or حوض, right before a comma and a known place (الزيتون، رام الله), or in
-    a list after one (مسقط وصلالة ونزوى)."""
+    only after a head such as مدينة, قرية or حوض, right before a known place after a comma or و (الزيتون، رام الله;
+    العمارة والناصرية), or in a list after one (مسقط وصلالة ونزوى)."""
     keys = doc.keys
     stems = [st for st, _p in lex.stems(keys[i])]
     everyday = any(lex.is_everyday(st) for st in stems) or (
@@ -214,15 +214,15 @@ def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
         return False
     if i > 0 and any(st in GPE_PREFIX or st in NATURAL_HEADS_LISTED for st, _p in lex.stems(keys[i - 1])):
         return True  # بمدينة صور, حوض سرت
-    after = i + 2
+    after = i + 2 if i + 1 < doc.n and doc.toks[i + 1].text in ("،", ",") else i + 1
     if (
         after < doc.n
-        and doc.toks[i + 1].text in ("،", ",")
+        and (after == i + 2 or keys[after].startswith("و"))
         and (g := lex.gaz_match(keys, after)) is not None
         and g[1] == "GPE"
-        and not lex.is_everyday(keys[after])
+        and not any(st in lex.minor_places or lex.is_everyday(st) for st, _p in lex.stems(keys[after]))
     ):
-        return True
+        return True  # «الزيتون، رام الله», «العمارة والناصرية»
     return keys[i].startswith("و") and _after_listed_places(lex, doc, i)
 
 
