@@ -42,6 +42,9 @@
   and one definite word (شركة النقل), a head that names no place (أي مدينة, جهة أخرى), a post that is an adjective
   (الشارع الرئيس), a fraction (خمس مصروفك, الخمس), a possessed first word (قاعه), a place before an agreeing
   indefinite adjective (بتربة خصبة) and a counted day (صباح اليوم الرابع) name nothing (``everyday_places``).
+- Round six: a town whose word is a thing's needs a place's context (cues `word_town`: تشد الرباط), a line's list
+  label counts nothing (1- …), a word quoted after كلمة is a form talked about (كلمة «مسؤول»), a nisba's letters
+  before a definite noun are a noun (بصينية الفول), and a kinship noun with "my" is no people (جدي).
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from tahqiq.analysis.ner.cues import (
     QUALITY_NOUNS,
     REGNAL,
     TIME_OF_DAY,
+    WORD_NOUNS,
 )
 from tahqiq.analysis.ner.everyday_places import inside_idioms, not_a_name_in_context
 from tahqiq.analysis.ner.in_context import (
@@ -89,6 +93,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     """The resolved spans with the rules above applied (a cut person keeps its first words)."""
     in_idiom = inside_idioms(lex, doc)
     spans = [s for s in spans if s.i not in in_idiom]  # «جوز الهند» "coconut", «أحمد الله» "I praise God"
+    spans = [s for s in spans if not _quoted_word(lex, doc, s)]  # «في كلمة «مسؤول»»: a form, no entity
     out: list[Span] = []
     for s in spans:
         if s.type == "PERS":
@@ -100,6 +105,19 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
         elif not not_a_name_in_context(lex, doc, s, spans):
             out.append(_post_without_an_object(lex, doc, s))
     return out
+
+
+def _quoted_word(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """The span is all of a quotation right after a noun for "word" (cues `word_noun`: كلمة, لفظ): a form talked
+    about (همزة كلمة «مسؤول», معنى كلمة «سعيد»), as the everyday sets' headers decide."""
+    i, j = s.i, s.j
+    return (
+        i >= 2
+        and j < doc.n
+        and doc.toks[i - 1].text == "«"
+        and doc.toks[j].text == "»"
+        and bool(lex.heads(doc.keys[i - 2]) & WORD_NOUNS)
+    )
 
 
 def _post_without_an_object(lex: Lexicon, doc: Reading, s: Span) -> Span:

@@ -456,6 +456,10 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
         return False
     if word.pos in FUNCTION_POS:
         return True  # «حلمت أني أطير» "that I"
+    if any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i])):
+        return True  # «شفي جدي» "my grandfather", read as جدي "serious" or not: no people
+    if _noun_in_construct(doc, i):
+        return True  # «بصينية الفول» "with a tray of beans": a noun, not صينية "Chinese"
     if word.pos == "noun" and word.lemma.endswith("يه") and word.lemma_frequency >= FREQUENT:
         # «لحماية يديك» "to protect": a noun in ية, not a nisba (whose lemma ends in ي); السعودية read as a noun
         # is the country, which the gazetteer lists
@@ -474,6 +478,22 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
             and lex.gaz_match(["ال" + word.lemma], 0) is None
         )
     return word.pos == "adj" and k.endswith(("ي", "يه")) and not word.lemma.endswith("ي")
+
+
+def _noun_in_construct(doc: Reading, i: int) -> bool:
+    """Token i, a feminine nisba's letters (ية) without the article, carries ب, ل or ك and comes before a definite
+    noun: a noun in construct, since an indefinite adjective takes no definite noun after it."""
+    k = doc.keys[i]
+    after = doc.context[i + 1] if i + 1 < doc.n else None
+    return (
+        k[:1] in ("ب", "ل", "ك")
+        and not k[1:].startswith("ال")
+        and k.endswith("يه")
+        and after is not None
+        and after.common
+        and after.pos == "noun"
+        and doc.keys[i + 1].startswith("ال")
+    )
 
 
 def _nisba_as_a_noun(doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -773,8 +793,14 @@ def _subject_read_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: lis
 
 
 def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """A one-word place spelled as a common noun's or adjective's indefinite accusative (`_accusative_word`) with
+    no place around it."""
+    return _accusative_word(lex, doc, s, spans) and not _place_context(lex, doc, s, spans)
+
+
+def _accusative_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     """A one-word place spelled as a common noun's or adjective's indefinite accusative (the word and alif: كوب →
-    كوبا, نار → نارا, صبي → صبيا, كسل → كسلا "lazily") that morphology reads as that word, with no place around it;
+    كوبا, نار → نارا, صبي → صبيا, كسل → كسلا "lazily") that morphology reads as that word, inside no other entity;
     a country is never a nisba's accusative (روسيا, سوريا read as روسي, سوري + ا stay)."""
     word = doc.context[s.i]
     if word is None or not word.common or word.pos not in ("noun", "adj"):
@@ -792,7 +818,7 @@ def _indefinite_accusative(lex: Lexicon, doc: Reading, s: Span, spans: list[Span
         return False
     if word.lemma.endswith("ي") and not any(st in lex.towns for st, _p in lex.stems(doc.keys[s.i])):
         return False  # روسيا, سوريا: a country is no nisba's accusative; a town may be one («العمل صبيا» "as a boy")
-    return not _place_context(lex, doc, s, spans)
+    return True
 
 
 def _place_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -820,6 +846,7 @@ def _place_near(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
         and not (o.j - o.i == 1 and doc.read_as(o.i, NOT_NAME_POS - {"adj"}))  # فلنكن is no place beside حماة
         and not (o.j - o.i == 1 and _town_read_as_common_word(lex, doc, o.i))  # «باب العمارة الزرقاء»
         and not (o.type == "NORP" and o.j - o.i == 1 and _no_nisba(lex, doc, o.i))  # «عاد أبي» "my father"
+        and not (o.type == "GPE" and o.j - o.i == 1 and _accusative_word(lex, doc, o, spans))  # «كوبا من الخل الأبيض»
         for o in spans
     )
 
