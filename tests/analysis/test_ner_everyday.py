@@ -381,6 +381,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a word quoted after كلمة is a form talked about
         ("انتبهوا إلى الهمزة في كلمة «مسؤول»", "مسؤول"),
         ("كلمة «الطبيب» مبتدأ مرفوع", "الطبيب"),
+        # a broken plural that is also a name, in a plural's frame (أسماء "names")
+        ("كتب فقرة فيها خمسة أسماء مثناة", "أسماء"),
+        ("ومن الطريف أن أسماء بعض الأشهر تدل على الطقس", "أسماء"),
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
@@ -580,6 +583,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("اشترينا 3 كتب من المعرض", ("CARDINAL", "3")),
         ("قالت هبة من البيت إنها تعبت", ("PERS", "هبة")),
         ("سافر الوفد إلى كوبا ثم إلى المكسيك", ("GPE", "كوبا")),
+        ("قالت أسماء إنها تحب الرسم", ("PERS", "أسماء")),
         ("قال المدير كلمة قصيرة ثم شكر المعلم «سعيد» على جهده", ("OCC", "المدير")),
         ("احتفل الصينيون بالعام الجديد في بكين", ("NORP", "الصينيون")),
         ("فاز الفريق 3-1 على منافسه", ("CARDINAL", "3")),

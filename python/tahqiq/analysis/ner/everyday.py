@@ -58,6 +58,7 @@ from tahqiq.analysis.ner.cues import (
     KIN_LEMMAS,
     NOT_NAME_PARTS,
     QUALITY_NOUNS,
+    QUANTIFIERS,
     REGNAL,
     TIME_OF_DAY,
     WORD_NOUNS,
@@ -177,6 +178,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i <= 2 and s.i not in doc.anchors and _plural_in_its_frame(lex, doc, s):
+        return None  # «خمسة أسماء مثناة» "five dual nouns", «أن أسماء بعض الأشهر» "that the names of some months"
     if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
         return None  # «جمال القصص» "the beauty of stories"
     if s.j - s.i > 1 and s.i not in doc.anchors and _everyday_words_alone(lex, doc, s):
@@ -423,6 +426,38 @@ def _in_construct(lex: Lexicon, doc: Reading, x: int) -> bool:
         and after not in lex.name_part
         and not after.endswith("ي")
         and common_noun(doc, x + 1, FREQUENT) is not None
+    )
+
+
+def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """The span's first word reads as the broken plural of a frequent noun, surely no proper noun (أسماء "names",
+    of اسم), after a number, before a quantifier (بعض, أي) or before an indefinite adjective no list knows as a name
+    part (مثناة, كثيرة): the plural, not the name; «قالت أسماء» stays."""
+    i = s.i
+    word = doc.context[i]
+    if (
+        word is None
+        or not word.common
+        or word.pos != "noun"
+        or word.proper >= SURELY_COMMON
+        or word.lemma_frequency < FREQUENT
+        or doc.keys[i] == word.lemma
+    ):
+        return False
+    before = doc.context[i - 1] if i > 0 else None
+    if (before is not None and before.pos == "num") or (i > 0 and doc.toks[i - 1].kind == "number"):
+        return True
+    if i + 1 >= doc.n:
+        return False
+    k = doc.keys[i + 1]
+    after = doc.context[i + 1]
+    return k in QUANTIFIERS or (
+        after is not None
+        and after.common
+        and after.pos == "adj"
+        and not k.startswith("ال")
+        and k not in lex.name_part
+        and not k.endswith(("ي", "يه"))
     )
 
 
