@@ -1,6 +1,6 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
 ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4, ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7,
-ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10 and ner_everyday_dev11.
+ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10, ner_everyday_dev11 and ner_everyday_dev12.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
@@ -63,6 +63,12 @@ CC BY-SA 4.0, written for tahqiq by its authors.
   the decisions of the ten headers before dev10's (its author read the test set's header and dev9's, whose binding
   paragraph carries the older ones, never their sentences; its own header says what else was read and what it
   added): it is meant to be measured out of sample first, then it may be read and tuned on.
+- ner_everyday_dev12 (tests/gold/src/ner_everyday_dev12.txt -> tests/gold/ner_everyday_dev12.jsonl) is a twelfth
+  development set in the test set's four genres, written blind on the test set's own topics with other texts, towns
+  (in Syria and Lebanon) and characters, bound by the decisions of the twelve headers above (its author read the test
+  set's header and those of dev9, dev10 and dev11, whose binding paragraphs carry the older ones, never their
+  sentences; its own header says what else was read and what it added): it is meant to be measured out of sample
+  first, then it may be read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -81,8 +87,8 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
     python scripts/ner_everyday_gold.py stats [SET]    # tokens and entities per genre and per type
 
 SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4,
-ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7, ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10 or
-ner_everyday_dev11.
+ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7, ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10,
+ner_everyday_dev11 or ner_everyday_dev12.
 """
 
 from __future__ import annotations
@@ -111,6 +117,7 @@ SETS = {
         "ner_everyday_dev9",
         "ner_everyday_dev10",
         "ner_everyday_dev11",
+        "ner_everyday_dev12",
     )
 }
 DEFAULT_SET = "ner_everyday"
