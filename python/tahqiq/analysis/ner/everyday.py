@@ -52,6 +52,7 @@ from __future__ import annotations
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
     CLAUSE_OPENERS,
+    CONSTRUCT_NAMES,
     DAY_PARTS,
     FRACTION_WORDS,
     IS_CALLED,
@@ -178,6 +179,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i <= 2 and s.i not in doc.anchors and _noun_in_construct_name(lex, doc, s.i):
+        return None  # «إذا كان عمر البطارية أكثر من ثلاث سنوات» "the battery's life"
     if s.j - s.i <= 2 and s.i not in doc.anchors and _plural_in_its_frame(lex, doc, s):
         return None  # «خمسة أسماء مثناة» "five dual nouns", «أن أسماء بعض الأشهر» "that the names of some months"
     if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
@@ -426,6 +429,22 @@ def _in_construct(lex: Lexicon, doc: Reading, x: int) -> bool:
         and after not in lex.name_part
         and not after.endswith("ي")
         and common_noun(doc, x + 1, FREQUENT) is not None
+    )
+
+
+def _noun_in_construct_name(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is a first name that is also a noun (cues `construct_name`: عمر "age, life") before a definite common
+    noun (البطارية read as a noun, not a nisba) no list knows as a name part, not in ي, that opens no post or name of
+    the rules: the noun's construct."""
+    if i + 1 >= doc.n or doc.keys[i].lstrip("وف") not in CONSTRUCT_NAMES:
+        return False
+    k = doc.keys[i + 1]
+    return (
+        k.startswith("ال")
+        and k not in lex.name_part
+        and not k.endswith("ي")
+        and doc.read_as(i + 1, NOUN)
+        and not any(o.type in ("OCC", "PERS", "ORG", "GPE", "NORP") for o in doc.base_at.get(i + 1, []))
     )
 
 
