@@ -387,6 +387,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # عمر "age, life" before a definite common noun (cues `construct_name`)
         ("إذا كان عمر البطارية أكثر من ثلاث سنوات فغيرها", "عمر"),
         ("قالت الطبيبة إن عمر القطة نحو ستة أسابيع", "عمر"),
+        # a post or a place that is all of a quotation is a word used as a name (a bird's, a kitten's)
+        ("يأتي أولا عصفور جريء يسميه جدي «الزعيم» ثم يتبعه الباقون", "الزعيم"),
+        ("فسمتها سلمى «سكرة» لأنها صغيرة وحلوة", "سكرة"),
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
@@ -588,6 +591,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("سافر الوفد إلى كوبا ثم إلى المكسيك", ("GPE", "كوبا")),
         ("قالت أسماء إنها تحب الرسم", ("PERS", "أسماء")),
         ("سأل عمر المعلمة عن الواجب", ("PERS", "عمر")),
+        ("زرنا مطعم «النورس» على الكورنيش", ("ORG", "النورس")),  # a quoted name after its head
         ("قال عمر الخطيب إن الوضع صعب", ("PERS", "عمر الخطيب")),
         ("فاز عمر الأنصاري بالجائزة", ("PERS", "عمر الأنصاري")),
         ("قال المدير كلمة قصيرة ثم شكر المعلم «سعيد» على جهده", ("OCC", "المدير")),

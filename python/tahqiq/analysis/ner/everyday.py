@@ -96,6 +96,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     in_idiom = inside_idioms(lex, doc)
     spans = [s for s in spans if s.i not in in_idiom]  # «جوز الهند» "coconut", «أحمد الله» "I praise God"
     spans = [s for s in spans if not _quoted_word(lex, doc, s)]  # «في كلمة «مسؤول»»: a form, no entity
+    spans = [s for s in spans if not _quoted_as_a_name(doc, s)]  # «يسميه جدي «الزعيم»»: a bird's name
     out: list[Span] = []
     for s in spans:
         if s.type == "PERS":
@@ -119,6 +120,22 @@ def _quoted_word(lex: Lexicon, doc: Reading, s: Span) -> bool:
         and doc.toks[i - 1].text == "«"
         and doc.toks[j].text == "»"
         and bool(lex.heads(doc.keys[i - 2]) & WORD_NOUNS)
+    )
+
+
+QUOTED_NOT_NAMES = frozenset({"OCC", "GPE", "LOC", "NORP"})
+
+
+def _quoted_as_a_name(doc: Reading, s: Span) -> bool:
+    """A post, place or people that is all of a quotation («الزعيم», «سكرة»): a word used as a name, a pet's or a
+    bird's (the everyday sets' headers: none), a nickname or a word talked about; never a post or a town in the
+    gold of any set (a quoted newspaper or shop is the ORG after its head)."""
+    return (
+        s.type in QUOTED_NOT_NAMES
+        and s.i >= 1
+        and s.j < doc.n
+        and doc.toks[s.i - 1].text == "«"
+        and doc.toks[s.j].text == "»"
     )
 
 
