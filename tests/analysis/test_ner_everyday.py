@@ -393,6 +393,12 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # الأخير "the last" is no ordinal (the everyday headers; no set's gold has one)
         ("جلسنا في الصف الأخير من الحافلة", "الأخير"),
         ("في اليوم الأخير من مرضه عادت الطيور", "الأخير"),
+        # a cycle or a course is no session (دورة with no ordinal, games, place or festival)
+        ("تستغرق الدورة العادية نحو ساعة ونصف", "الدورة"),
+        ("تستغرق دورة الغسيل ساعة كاملة", "دورة"),
+        # أول before a noun of a span is its beginning (cues `span_noun`), no ordinal
+        ("المبتدأ اسم مرفوع يقع في أول الجملة", "أول"),
+        ("في أول الحصة سلم المعلم علينا", "أول"),
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
@@ -595,6 +601,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("قالت أسماء إنها تحب الرسم", ("PERS", "أسماء")),
         ("سأل عمر المعلمة عن الواجب", ("PERS", "عمر")),
         ("زرنا مطعم «النورس» على الكورنيش", ("ORG", "النورس")),  # a quoted name after its head
+        ("انطلقت دورة الألعاب الأولمبية في باريس", ("EVENT", "دورة الألعاب الأولمبية")),
+        ("افتتحت الدورة الثلاثون لمعرض الكتاب", ("EVENT", "الدورة الثلاثون لمعرض الكتاب")),
         ("قال عمر الخطيب إن الوضع صعب", ("PERS", "عمر الخطيب")),
         ("فاز عمر الأنصاري بالجائزة", ("PERS", "عمر الأنصاري")),
         ("قال المدير كلمة قصيرة ثم شكر المعلم «سعيد» على جهده", ("OCC", "المدير")),

@@ -34,6 +34,8 @@ from tahqiq.analysis.ner.cues import (
     PRAYER_TIMES,
     QUANTIFIERS,
     SERVICE_HEADS,
+    SESSION_GAMES,
+    SESSION_HEADS,
     SPAN_NOUNS,
     SPATIAL_ADVERBS,
     TIME_PREPOSITIONS,
@@ -119,6 +121,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «وفي كل حديقة مقاعد» "in every garden, benches": كل before an indefinite noun is "every"
     if s.type in ("ORG", "FAC", "EVENT") and _indefinite_construct(lex, doc, s):
         return True  # «شركة تنظيف معروفة» "a well-known cleaning company", «محطة مترو جديدة» "a new metro station"
+    if s.type == "EVENT" and _cycle_not_a_session(lex, doc, s, spans):
+        return True  # «تستغرق الدورة العادية ساعة» "the normal cycle", «دورة الغسيل»: a washing machine's cycle
     if s.type == "EVENT" and _day_of_an_activity(lex, doc, s):
         return True  # «جاء يوم العرض» "the day of the show came": a day, not an event by its name
     if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
@@ -175,6 +179,29 @@ def _head_alone(lex: Lexicon, doc: Reading, i: int) -> bool:
     الشرطة): the everyday headers' "unnamed heads none"; the learned layer may tag one where no rule entity lies."""
     classes = {c.lstrip("~") for c in lex.word_classes([doc.keys[i]])[0]}
     return bool(classes & {"trig:FAC", "trig:ORG"}) and not classes & {"gaz:FAC", "gaz:ORG", "gaz:GPE", "gaz:LOC"}
+
+
+def _dictionary_word(doc: Reading, x: int) -> bool:
+    """Morphology in context reads token x as a common word, more likely no proper noun than one."""
+    word = doc.context[x]
+    return word is not None and word.common and word.proper < 0.5
+
+
+SESSION_INSIDE = frozenset({"ORDINAL", "CARDINAL", "GPE", "LOC", "ORG", "EVENT", "PERS"})
+
+
+def _cycle_not_a_session(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
+    """An event headed by دورة (cues `session_head`) of dictionary words only, with no ordinal, number, place, body
+    or other event inside it and no games after the head (cues `session_games`): a cycle or a course, not a named
+    session («الدورة الثلاثون لمهرجان جرش», «دورة الألعاب الأولمبية», «دورة الدار البيضاء المفتوحة», a tournament
+    by its town's name stay)."""
+    if not {strip_article(st) for st, _p in lex.stems(doc.keys[s.i])} & SESSION_HEADS:
+        return False
+    if s.j - s.i > 1 and doc.keys[s.i + 1] in SESSION_GAMES:
+        return False
+    if not all(_dictionary_word(doc, x) for x in range(s.i + 1, s.j)):
+        return False
+    return not any(o is not s and o.type in SESSION_INSIDE and s.i <= o.i and o.j <= s.j for o in spans)
 
 
 def _day_of_an_activity(lex: Lexicon, doc: Reading, s: Span) -> bool:
