@@ -399,6 +399,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # أول before a noun of a span is its beginning (cues `span_noun`), no ordinal
         ("المبتدأ اسم مرفوع يقع في أول الجملة", "أول"),
         ("في أول الحصة سلم المعلم علينا", "أول"),
+        # a noun and its agreeing indefinite adjective, even after a post; a definite adjective of the noun before
+        ("وجد السائق محفظة جلدية على المقعد الخلفي", "محفظة"),
+        ("الجار الطيب كنز، والجار السيئ هم كبير", "الطيب"),
+        ("كل صباح نحمل صينية العجين إلى فرن الحي", "صينية"),
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
@@ -602,6 +606,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("سأل عمر المعلمة عن الواجب", ("PERS", "عمر")),
         ("زرنا مطعم «النورس» على الكورنيش", ("ORG", "النورس")),  # a quoted name after its head
         ("انطلقت دورة الألعاب الأولمبية في باريس", ("EVENT", "دورة الألعاب الأولمبية")),
+        ("اشترى سيارة صينية الصنع", ("NORP", "صينية")),
+        ("قال الروائي الطيب صالح إن الغربة صعبة", ("PERS", "الطيب صالح")),
+        ("قالت المعلمة فاطمة الزهراء إن الدرس سهل", ("PERS", "فاطمة الزهراء")),
         ("افتتحت الدورة الثلاثون لمعرض الكتاب", ("EVENT", "الدورة الثلاثون لمعرض الكتاب")),
         ("قال عمر الخطيب إن الوضع صعب", ("PERS", "عمر الخطيب")),
         ("فاز عمر الأنصاري بالجائزة", ("PERS", "عمر الأنصاري")),

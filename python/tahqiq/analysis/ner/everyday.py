@@ -196,6 +196,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i <= 2 and _described_noun(lex, doc, s.i):
+        return None  # «وجد السائق محفظة جلدية» "a leather wallet", even after a post: a noun and its adjective
     if s.j - s.i <= 2 and s.i not in doc.anchors and _noun_in_construct_name(lex, doc, s.i):
         return None  # «إذا كان عمر البطارية أكثر من ثلاث سنوات» "the battery's life"
     if s.j - s.i <= 2 and s.i not in doc.anchors and _plural_in_its_frame(lex, doc, s):
@@ -204,6 +206,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «جمال القصص» "the beauty of stories"
     if s.j - s.i > 1 and s.i not in doc.anchors and _everyday_words_alone(lex, doc, s):
         return None  # «دخل نور الصباح» "the morning light", «أعجبني جمال الحديقة», «حياة بسيطة»
+    if s.i not in doc.anchors and _definite_adjective_of_the_noun_before(lex, doc, s.i):
+        return None  # «الجار الطيب كنز» "the good neighbour is a treasure": الطيب qualifies الجار
     if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
         return None  # «هذا رجل كريم أمين»: adjectives of the man, no name
     cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
@@ -544,6 +548,50 @@ def _plain_common_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
     and أمل, نور, جمال are listed."""
     word = _plain_word(lex, doc, i, NOUN)
     return word is not None and word.lemma not in KIN_LEMMAS
+
+
+def _described_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i reads as a common noun, surely no proper noun, and the next as an indefinite adjective no list knows
+    as a name part, both ending in ة: a noun and its adjective («محفظة جلدية» "a leather wallet"), not a name and
+    a family name."""
+    if i + 1 >= doc.n:
+        return False
+    word, after = doc.context[i], doc.context[i + 1]
+    k = doc.keys[i + 1]
+    return (
+        word is not None
+        and after is not None
+        and word.common
+        and word.pos == "noun"
+        and word.proper < SURELY_COMMON
+        and word.lemma_frequency >= COMMON_FREQUENCY
+        and after.common
+        and after.pos == "adj"
+        and not k.startswith("ال")
+        and k not in lex.name_part
+        and doc.toks[i].text.endswith("ة")
+        and doc.toks[i + 1].text.endswith("ة")
+    )
+
+
+def _definite_adjective_of_the_noun_before(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, with the article, reads as an adjective right after a definite common noun that no entity holds:
+    it qualifies that noun («الجار الطيب» "the good neighbour»); after a post it may be a name (الكاتب الطيب صالح:
+    the post anchors it, so this is not asked)."""
+    if i == 0 or not doc.keys[i].startswith("ال"):
+        return False
+    word, before = doc.context[i], doc.context[i - 1]
+    return (
+        word is not None
+        and before is not None
+        and word.common
+        and word.pos == "adj"
+        and word.proper < SURELY_COMMON
+        and before.common
+        and before.pos == "noun"
+        and doc.keys[i - 1].lstrip("وف").startswith("ال")
+        and not doc.base_at.get(i - 1)
+    )
 
 
 def _qualify_the_noun_before(lex: Lexicon, doc: Reading, s: Span) -> bool:

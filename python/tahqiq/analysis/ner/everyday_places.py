@@ -486,7 +486,7 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
     if any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i])):
         return True  # «شفي جدي» "my grandfather", read as جدي "serious" or not: no people
     if _noun_in_construct(doc, i):
-        return True  # «بصينية الفول» "with a tray of beans": a noun, not صينية "Chinese"
+        return True  # «بصينية الفول», «نحمل صينية العجين» "a tray of dough": a noun, not صينية "Chinese"
     if word.pos == "noun" and word.lemma.endswith("يه") and word.lemma_frequency >= FREQUENT:
         # «لحماية يديك» "to protect": a noun in ية, not a nisba (whose lemma ends in ي); السعودية read as a noun
         # is the country, which the gazetteer lists
@@ -508,13 +508,19 @@ def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 
 def _noun_in_construct(doc: Reading, i: int) -> bool:
-    """Token i, a feminine nisba's letters (ية) without the article, carries ب, ل or ك and comes before a definite
-    noun: a noun in construct, since an indefinite adjective takes no definite noun after it."""
+    """Token i, a feminine nisba's letters (ية) without the article, carries ب, ل or ك or follows no indefinite
+    noun it could qualify, and comes before a definite noun: a noun in construct («بصينية الفول», «نحمل صينية
+    العجين» "a tray of dough"), since an indefinite adjective takes no definite noun after it but in «سيارة صينية
+    الصنع», where the noun before it is indefinite."""
     k = doc.keys[i]
     after = doc.context[i + 1] if i + 1 < doc.n else None
+    before = doc.context[i - 1] if i > 0 else None
+    qualifies = (
+        before is not None and before.pos == "noun" and not doc.keys[i - 1].lstrip("وف").startswith(("ال", "بال", "لل"))
+    )
     return (
-        k[:1] in ("ب", "ل", "ك")
-        and not k[1:].startswith("ال")
+        (k[:1] in ("ب", "ل", "ك") or not qualifies)
+        and not k.startswith(("ال", "وال", "بال", "لل"))
         and k.endswith("يه")
         and after is not None
         and after.common
