@@ -54,6 +54,7 @@ from tahqiq.analysis.ner.cues import (
     CLAUSE_OPENERS,
     CONSTRUCT_NAMES,
     DAY_PARTS,
+    EVERY_WORD,
     FRACTION_WORDS,
     IS_CALLED,
     KIN_LEMMAS,
@@ -176,6 +177,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     cannot continue a name (the module's docstring)."""
     if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or frequent_verb_no_name(lex, doc, s.i)):
         return None  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
+    if any(st in QUANTIFIERS or st in EVERY_WORD for st, _p in lex.stems(doc.keys[s.i])):
+        return None  # «اكتب الفكرة الرئيسة لكل فقرة» "for every paragraph": no name opens on كل, بعض, أي
     if _plain_function_word(lex, doc, s.i):
         return None  # «كتبت المعلمة تحت الموضوع» "under the essay": no name opens on a function word
     if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):

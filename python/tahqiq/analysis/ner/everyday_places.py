@@ -122,7 +122,7 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
     if s.type in ("ORG", "FAC", "EVENT") and _indefinite_construct(lex, doc, s):
         return True  # «شركة تنظيف معروفة» "a well-known cleaning company", «محطة مترو جديدة» "a new metro station"
     if s.type == "EVENT" and _cycle_not_a_session(lex, doc, s, spans):
-        return True  # «تستغرق الدورة العادية ساعة» "the normal cycle", «دورة الغسيل»: a washing machine's cycle
+        return True  # «تستغرق الدورة العادية ساعة» "the normal cycle", «الألعاب الإلكترونية» "video games"
     if s.type == "EVENT" and _day_of_an_activity(lex, doc, s):
         return True  # «جاء يوم العرض» "the day of the show came": a day, not an event by its name
     if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
@@ -187,18 +187,18 @@ def _dictionary_word(doc: Reading, x: int) -> bool:
     return word is not None and word.common and word.proper < 0.5
 
 
-SESSION_INSIDE = frozenset({"ORDINAL", "CARDINAL", "GPE", "LOC", "ORG", "EVENT", "PERS"})
+SESSION_INSIDE = frozenset({"ORDINAL", "CARDINAL", "GPE", "LOC", "ORG", "EVENT", "PERS", "NORP", "DATE"})
 
 
 def _cycle_not_a_session(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
-    """An event headed by دورة (cues `session_head`) of dictionary words only, with no ordinal, number, place, body
-    or other event inside it and no games after the head (cues `session_games`): a cycle or a course, not a named
-    session («الدورة الثلاثون لمهرجان جرش», «دورة الألعاب الأولمبية», «دورة الدار البيضاء المفتوحة», a tournament
-    by its town's name stay)."""
+    """An event headed by دورة or ألعاب (cues `session_head`) of dictionary words only, with no ordinal, number,
+    place, body or other event inside it, and no nisba of a people or a region nor games (cues `session_games`)
+    after the head: a cycle, a course or games, not a named session («الدورة الثلاثون لمهرجان جرش», «دورة الألعاب
+    الأولمبية», «الألعاب الآسيوية», «دورة الدار البيضاء المفتوحة», a tournament by its town's name stay)."""
     if not {strip_article(st) for st, _p in lex.stems(doc.keys[s.i])} & SESSION_HEADS:
         return False
-    if s.j - s.i > 1 and doc.keys[s.i + 1] in SESSION_GAMES:
-        return False
+    if s.j - s.i > 1 and (doc.keys[s.i + 1] in SESSION_GAMES or lex.nisba(doc.keys[s.i + 1])):
+        return False  # «دورة الألعاب», «الألعاب المتوسطية», «الألعاب الآسيوية»: games of a people or a region
     if not all(_dictionary_word(doc, x) for x in range(s.i + 1, s.j)):
         return False
     return not any(o is not s and o.type in SESSION_INSIDE and s.i <= o.i and o.j <= s.j for o in spans)
@@ -563,8 +563,8 @@ def _post_as_an_adjective(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return False
     if any(c.endswith("trig:OCC") for c in lex.word_classes([doc.keys[i - 1]])[0]):
         return False  # «الأمين العام الرئيس»: a post before it
-    if i < 2:
-        return True
+    if i < 2 or (doc.toks[i - 1].text.endswith("ة") and doc.toks[i].text.endswith("ة")):
+        return True  # «اكتب الفكرة الرئيسة» "the main idea": a feminine noun and its feminine adjective
     return not doc.read_as(i - 2, frozenset({"verb"})) or doc.plain_key(i - 2) in BEING_VERBS
 
 
