@@ -59,9 +59,11 @@ from tahqiq.analysis.ner.cues import (
     IS_CALLED,
     KIN_LEMMAS,
     NOT_NAME_PARTS,
+    PLACE_PREPOSITIONS,
     QUALITY_NOUNS,
     QUANTIFIERS,
     REGNAL,
+    SPATIAL_ADVERBS,
     TIME_OF_DAY,
     WORD_NOUNS,
 )
@@ -214,6 +216,11 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     if s.i not in doc.anchors and _qualify_the_noun_before(lex, doc, s):
         return None  # «هذا رجل كريم أمين»: adjectives of the man, no name
     cut = next((x for x in range(s.i + 1, s.j) if _ends_a_name(lex, doc, x)), s.j)
+    place = next((x for x in range(s.i + 1, cut) if _preposition_of_place(doc, x)), cut)
+    # a preposition of place ends a name («جلست سلمى قرب النافذة»), unless what it leaves is one everyday word that
+    # the words after it made a name («الحاجة آمنة قرب المسجد»): then the span stays as found
+    if place - s.i > 1 or s.i in doc.anchors or not _not_a_name_alone(lex, doc, s.i):
+        cut = place
     # what a cut before و leaves of an everyday word is the word (سليم والحمد), and so is an everyday noun before a
     # possessed noun, its construct («أعجبني وفاء جماهيركم» "your fans' loyalty"); an adjective there is a subject
     # before its object («رفع صابر يده»), as before a verb («سعيد يخرج»)
@@ -364,6 +371,35 @@ def _common_noun_with_clitic(lex: Lexicon, doc: Reading, i: int, *, rare: bool =
     )
 
 
+SPELLED_IN_ALIF_MAQSURA = frozenset({key("على"), key("إلى"), key("لدى")})
+
+
+def _preposition_of_place(doc: Reading, x: int) -> bool:
+    """Token x reads as a function word and is a preposition of place (cues `spatial_adverb`, `place_preposition`:
+    قرب, تحت, أمام), however rare, as written: not إمام, which folds to أمام, nor علي, which folds to على."""
+    k = doc.keys[x]
+    text = doc.toks[x].text
+    return (
+        doc.read_as(x, FUNCTION_POS)
+        and (k in SPATIAL_ADVERBS or k in PLACE_PREPOSITIONS)
+        and not text.startswith("إ")
+        and not (text.endswith("ي") and k in SPELLED_IN_ALIF_MAQSURA)
+    )
+
+
+def _kin_with_pronoun(k: str) -> bool:
+    """The key is a kinship noun (cues `kin_lemma`) and a possessive pronoun: أمه, أخاه, أخوه, أبيه, ابنته."""
+    for suffix in PRONOUN_SUFFIXES:
+        if not k.endswith(suffix) or len(k) <= len(suffix) + 1:
+            continue
+        base = k[: -len(suffix)]
+        if base in KIN_LEMMAS or (base[-1] in "اوي" and base[:-1] in KIN_LEMMAS):
+            return True  # أمه; أخاه, أخوه, أخيه (the five nouns keep their case vowel before a pronoun)
+        if base.endswith("ت") and base[:-1] + "ه" in KIN_LEMMAS:
+            return True  # ابنته, عمتها
+    return False
+
+
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     """Token x cannot continue a person's name (see the module's docstring)."""
     k = doc.keys[x]
@@ -372,6 +408,8 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return False
     if k in FRACTION_WORDS:
         return True  # «أكل حسن نصف البرتقالة»
+    if _kin_with_pronoun(k.lstrip("وف")):
+        return True  # «نادى سعيد أخاه» "his brother", however morphology reads it: a name holds no kin and owner
     if k[:1] == "و" and (word.frequency > 0 or (word.rooted and word.pos == "noun" and word.proper < 0.5)):
         # «عملك نبيل وصعب», «سليم والحمد لله», «سلمي ومثقابي» "my ladder and my drill" (a dictionary noun): a name
         # part in و is listed whole (وهبة) or a word the lexicon's dictionary never saw (بيني وونغ)

@@ -79,6 +79,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True
     if s.type in NOUN_TYPES and frequent_verb(doc, s.i) and not _listed_whole(lex, doc, s):
         return True  # «وقد طالب السكان»; but «وقال: شبه الجزيرة العربية» is a listed name
+    if s.type in NOUN_TYPES and _verb_in_alif_maqsura(doc, s.i):
+        return True  # «نادى سعيد أخاه» "called": نادي "club" is written with ya
     if s.j - s.i == 1 and s.type == "CARDINAL" and _identifying_number(lex, doc, s, spans):
         return True  # «البناية رقم 14», «الشقة 9», a telephone number: they count nothing
     if s.j - s.i == 1 and s.type == "DATE" and s.i > 0 and lex.heads(doc.keys[s.i - 1]) & PRAYER_HEADS:
@@ -148,6 +150,17 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
     if s.j - s.i == 1 and s.type == "OCC" and (_not_a_post(doc, s.i) or _plural_of_post(doc, s.i)):
         return True
     return False
+
+
+def _verb_in_alif_maqsura(doc: Reading, i: int) -> bool:
+    """Token i is written with a final alif maqsura (ى) and read in context as a verb, while its key ends in ya as
+    the head of a name would (نادى "he called", not نادي "club")."""
+    return (
+        doc.toks[i].text.endswith("ى")
+        and doc.keys[i].endswith("ي")
+        and doc.read_as(i, frozenset({"verb"}))
+        and not (i > 0 and doc.read_as(i - 1, frozenset({"prep"})))  # «في نادى الزمالك»: a noun, however written
+    )
 
 
 def _adjective_of_the_noun_before(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -479,12 +492,14 @@ def _opens_as_verb(doc: Reading, i: int) -> bool:
 
 def _no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
     word = doc.context[i]
-    if word is None or not word.common:
+    if word is None:
+        return False
+    if any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i])):
+        return True  # «شفي جدي», «رحم الله جدي» "my grandfather", however morphology reads it: no people
+    if not word.common:
         return False
     if word.pos in FUNCTION_POS:
         return True  # «حلمت أني أطير» "that I"
-    if any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i])):
-        return True  # «شفي جدي» "my grandfather", read as جدي "serious" or not: no people
     if _noun_in_construct(doc, i):
         return True  # «بصينية الفول», «نحمل صينية العجين» "a tray of dough": a noun, not صينية "Chinese"
     if word.pos == "noun" and word.lemma.endswith("يه") and word.lemma_frequency >= FREQUENT:
