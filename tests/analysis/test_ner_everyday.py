@@ -413,6 +413,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a preposition of place or a kinship noun with its pronoun ends a name
         ("جلست سلمى قرب النافذة تقرأ", "قرب"),
         ("نادى سعيد أخاه: تعال بسرعة", "أخاه"),
+        ("رأينا قرشا كبيرا في البحر", "قرشا"),  # a shark: قرش is a currency only after a number
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
@@ -619,6 +620,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("اشترى سيارة صينية الصنع", ("NORP", "صينية")),
         ("فازت بذهبية في الألعاب الآسيوية", ("EVENT", "الألعاب الآسيوية")),
         ("جلست سلمى قرب النافذة تقرأ", ("PERS", "سلمى")),
+        ("كان ثمن التذكرة ثلاثين قرشا فصار خمسين قرشا", ("MONEY", "ثلاثين قرشا")),
+        ("الأجرة 35 قرشا للطالب", ("MONEY", "35 قرشا")),
         ("يلعب في نادى الزمالك منذ سنوات", ("ORG", "نادى الزمالك")),
         ("افتتح رئيس بلدية إسطنبول أكرم إمام أوغلو محطة مترو جديدة", ("PERS", "أكرم إمام أوغلو")),
         ("نالت الممثلة السعودية إلهام علي جائزة أفضل ممثلة", ("PERS", "إلهام علي")),

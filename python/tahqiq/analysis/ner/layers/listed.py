@@ -198,10 +198,11 @@ def _person_name_end(lex: Lexicon, doc: Reading, i: int, name_end: int) -> int:
 
 def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     """Whether a one-word place or currency at token i may count: always, unless the word is an everyday word
-    (data/everyday.txt), or a minor place (``Lexicon.minor_places``) that morphology in context reads as a common
-    word (القرية, عالية in «أصوات عالية») or as a noun of the analyser's dictionary (الحوش); then only a place, and
-    only after a head such as مدينة, قرية or حوض, right before a known place after a comma or و (الزيتون، رام الله;
-    العمارة والناصرية), or in a list after one (مسقط وصلالة ونزوى)."""
+    (data/everyday.txt; a currency then only right after a number: ثلاثين قرشا), or a minor place
+    (``Lexicon.minor_places``) that morphology in context reads as a common word (القرية, عالية in «أصوات عالية») or
+    as a noun of the analyser's dictionary (الحوش); then only a place, and only after a head such as مدينة, قرية or
+    حوض, right before a known place after a comma or و (الزيتون، رام الله; العمارة والناصرية), or in a list after
+    one (مسقط وصلالة ونزوى)."""
     keys = doc.keys
     stems = [st for st, _p in lex.stems(keys[i])]
     everyday = any(lex.is_everyday(st) for st in stems) or (
@@ -210,8 +211,11 @@ def _placed(lex: Lexicon, doc: Reading, i: int, typ: str) -> bool:
     )
     if not everyday:
         return True
-    if typ == "CURR":
-        return False
+    if typ == "CURR":  # an everyday word is a currency only right after a number (ثلاثين قرشا; not «رأينا قرشا»)
+        return i > 0 and (
+            doc.toks[i - 1].kind == "number"
+            or any(st in lex.num_words or st in lex.mult for st, _p in lex.stems(keys[i - 1]))
+        )
     if i > 0 and any(st in GPE_PREFIX or st in NATURAL_HEADS_LISTED for st, _p in lex.stems(keys[i - 1])):
         return True  # بمدينة صور, حوض سرت
     after = i + 2 if i + 1 < doc.n and doc.toks[i + 1].text in ("،", ",") else i + 1
