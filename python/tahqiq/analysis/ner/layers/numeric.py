@@ -8,6 +8,8 @@ from tahqiq.analysis.ner.cues import (
     DAY_PARTS,
     DAYS,
     DIGIT_ORDINAL,
+    DUAL_DATE,
+    DUAL_TIME,
     DURATION,
     EVERY_WORD,
     FRACTION_WORDS,
@@ -22,6 +24,7 @@ from tahqiq.analysis.ner.cues import (
 from tahqiq.analysis.ner.dates import date_at
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import Reading
+from tahqiq.arabic.clitics import strip_article
 
 
 def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
@@ -38,12 +41,15 @@ def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
         end = 0
         if k in TIME_HEAD or toks[i].kind == "number":
             end = _clock_time(lex, doc, i)
+        elif k.endswith("ه"):
+            _hour_by_its_ordinal(lex, doc, i)  # the TIME, then the ORDINAL inside it below
         if not end and k in DAY_PARTS:
             end = _part_of_day(doc, i)
         if not end:
             number_end = lex.number_at(toks, keys, i)
             end = (
-                _duration(doc, i, number_end)
+                _dual_duration(lex, doc, i, number_end)
+                or _duration(doc, i, number_end)
                 or _date(lex, doc, i)
                 or _amount(lex, doc, i, number_end)
                 or _ordinal(lex, doc, i)
@@ -77,14 +83,46 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
         j += 1
     if j <= i + (1 if k in TIME_HEAD else 0):
         return 0
-    while j < n and keys[j] in TIME_OF_DAY | {"والنصف", "والربع", "الا", "ربعا"}:
+    j = _time_of_day_after(doc, j)
+    doc.add("TIME", i, j, 0)
+    return _claim(doc, i, j)
+
+
+CLOCK_FRACTIONS = frozenset({"والنصف", "والربع", "الا", "ربعا"})
+
+
+def _time_of_day_after(doc: Reading, j: int) -> int:
+    """The end of what says the half of the day or the minutes after a clock time's hour at token j: صباحا,
+    والنصف, إلا ربعا, بعد الظهر, بعد منتصف الليل."""
+    keys, n = doc.keys, doc.n
+    while j < n and keys[j] in TIME_OF_DAY | CLOCK_FRACTIONS:
         j += 1
     if j + 1 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] in ("الظهر", "الظهيره"):
         j += 2  # الساعة الثانية بعد الظهر: the half of the day is the time's, as صباحا is
     elif j + 2 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] == "منتصف" and keys[j + 2] in ("الليل", "النهار"):
         j += 3  # الساعة الثانية بعد منتصف الليل, as بعد الظهر
+    return j
+
+
+HOUR_RANGE_LINKS = frozenset({"الي", "حتي"})
+
+
+def _hour_by_its_ordinal(lex: Lexicon, doc: Reading, i: int) -> None:
+    """TIME without الساعة: a feminine ordinal (the hour's) right before a part of the day or the minutes (في
+    الثامنة صباحا, الثالثة بعد الظهر, السابعة والنصف), holding the ORDINAL, which is read next (the everyday
+    headers: السابعة صباحا ⊃ ORDINAL السابعة); a range to another hour is one TIME (من الثامنة صباحا حتى الرابعة
+    عصرا); nothing is claimed."""
+    e = lex.ordinal_at(doc.keys, i)
+    if not e or not doc.keys[e - 1].endswith("ه"):
+        return
+    j = _time_of_day_after(doc, e)
+    if j == e:
+        return
+    if j + 1 < doc.n and doc.plain_key(j) in HOUR_RANGE_LINKS:
+        last = lex.ordinal_at(doc.keys, j + 1)
+        if last and doc.keys[last - 1].endswith("ه"):
+            j = _time_of_day_after(doc, last)  # «من التاسعة صباحا إلى الحادية عشرة»: one range, من outside
     doc.add("TIME", i, j, 0)
-    return _claim(doc, i, j)
 
 
 def _part_of_day(doc: Reading, i: int) -> int:
@@ -107,6 +145,28 @@ def _part_of_day(doc: Reading, i: int) -> int:
         doc.add("TIME", i, i + 1, 0)
         return _claim(doc, i, i + 1)
     return 0
+
+
+def _dual_duration(lex: Lexicon, doc: Reading, i: int, ne: int) -> int:
+    """TIME or DATE: a duration's noun in the dual, no number before it (cues `dual_time`, `dual_date`: ساعتين,
+    يومين, لمدة شهرين → شهرين, دون السنتين), that morphology in context reads as a noun; the everyday headers
+    count it, as a number word would. Without morphology (the learned layer's training) no dual is read."""
+    if ne or not doc.read_as(i, frozenset({"noun"})):
+        return 0
+    stems = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+    typ = "TIME" if stems & DUAL_TIME else "DATE" if stems & DUAL_DATE else ""
+    if not typ:
+        return 0
+    j = i + 1
+    if j < doc.n and doc.keys[j] in DUAL_AFTER:
+        j += 1  # ساعتين ونصف, الأسبوعين القادمين
+    elif j + 1 < doc.n and doc.keys[j] == "الا" and doc.keys[j + 1] == "ربعا":
+        j += 2  # ساعتين إلا ربعا
+    doc.add(typ, i, j, 0)
+    return _claim(doc, i, j)
+
+
+DUAL_AFTER = frozenset({"ونصف", "وربع", "القادمين", "الماضيين", "المقبلين", "الاخيرين"})
 
 
 def _duration(doc: Reading, i: int, ne: int) -> int:
