@@ -201,6 +201,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i == 2 and _two_surely_common_nouns(lex, doc, s.i):
+        return None  # «أعطى جميل أخته قطعة حلوى» "a piece of candy", even after "his sister"
     if s.j - s.i <= 2 and _described_noun(lex, doc, s.i):
         return None  # «وجد السائق محفظة جلدية» "a leather wallet", even after a post: a noun and its adjective
     if s.j - s.i <= 2 and s.i not in doc.anchors and _noun_in_construct_name(lex, doc, s.i):
@@ -589,6 +591,22 @@ def _plain_common_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
     and أمل, نور, جمال are listed."""
     word = _plain_word(lex, doc, i, NOUN)
     return word is not None and word.lemma not in KIN_LEMMAS
+
+
+def _two_surely_common_nouns(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Tokens i and i + 1 read as common nouns without the article, surely no proper nouns, that no list knows as
+    name parts: an indefinite construct (قطعة حلوى "a piece of candy"), not a first and a family name."""
+    words = (doc.context[i], doc.context[i + 1])
+    return all(
+        w is not None
+        and w.common
+        and w.pos == "noun"
+        and w.proper < SURELY_COMMON
+        and w.lemma_frequency >= COMMON_FREQUENCY
+        and not doc.keys[x].startswith("ال")
+        and doc.keys[x] not in lex.name_part
+        for x, w in zip((i, i + 1), words, strict=True)
+    )
 
 
 def _described_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
