@@ -201,6 +201,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i == 2 and _before_an_everyday_thing(lex, doc, s.i + 1):
+        return None  # «تفتحت زهرة الياسمين» "the jasmine flower": a noun before a plant, no first and family name
     if s.j - s.i == 2 and _two_surely_common_nouns(lex, doc, s.i):
         return None  # «أعطى جميل أخته قطعة حلوى» "a piece of candy", even after "his sister"
     if s.j - s.i <= 2 and _described_noun(lex, doc, s.i):
@@ -591,6 +593,13 @@ def _plain_common_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
     and أمل, نور, جمال are listed."""
     word = _plain_word(lex, doc, i, NOUN)
     return word is not None and word.lemma not in KIN_LEMMAS
+
+
+def _before_an_everyday_thing(lex: Lexicon, doc: Reading, x: int) -> bool:
+    """Token x is a definite everyday noun of data/everyday.txt (a plant, a fruit, a time of day: الياسمين,
+    الزيتون, الصباح) that no list knows as a name part: it completes the noun before it, no family name."""
+    k = doc.keys[x]
+    return k.startswith("ال") and k in lex.everyday_nouns and k not in lex.name_part
 
 
 def _two_surely_common_nouns(lex: Lexicon, doc: Reading, i: int) -> bool:
