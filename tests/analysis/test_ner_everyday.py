@@ -165,7 +165,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("يغلق باب الحديقة مساء", "باب"),
         ("يحفظ في علبة محكمة الإغلاق", "محكمة"),  # "tightly closed", no court
         ("فلا تضيع الوقت فكل ثانية لها ثمن", "ثانية"),
-        # towns whose names are common words, in a common word's frame (everyday._town_as_common_word)
+        # towns whose names are common words, in a common word's frame (everyday_towns.town_as_common_word)
         ("لا أرى أي حائل بيننا وبين النجاح", "حائل"),  # "any obstacle", after a quantifier
         ("تعلمنا اليوم عن الحواس الخمس في الدرس", "الخمس"),  # an adjective of the noun before it
         ("نام الولد تحت العريش المصنوع من القصب", "العريش"),  # "the arbour", before a participle

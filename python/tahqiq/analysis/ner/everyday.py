@@ -43,8 +43,13 @@
   (الشارع الرئيس), a fraction (خمس مصروفك, الخمس), a possessed first word (قاعه), a place before an agreeing
   indefinite adjective (بتربة خصبة) and a counted day (صباح اليوم الرابع) name nothing (``everyday_places``).
 - Round six: a town whose word is a thing's needs a place's context (cues `word_town`: تشد الرباط), a line's list
-  label counts nothing (1- …), a word quoted after كلمة is a form talked about (كلمة «مسؤول»), a nisba's letters
-  before a definite noun are a noun (بصينية الفول), and a kinship noun with "my" is no people (جدي).
+  label counts nothing (1- …), a word quoted after كلمة is a form talked about (كلمة «مسؤول») and a post or place
+  that is all of a quotation a name given («الزعيم», a bird), a nisba's letters before a definite noun are a noun
+  (بصينية الفول), a kinship noun with "my" is no people (جدي), دورة and ألعاب of common words are no events
+  (الألعاب الإلكترونية); a person ends before a preposition of place or a kinship noun with its pronoun (سلمى قرب,
+  سعيد أخاه) and is none for a plural in its frame (خمسة أسماء), عمر "age" in construct (عمر البطارية), a noun and
+  its adjective (محفظة جلدية), two surely common nouns (قطعة حلوى), a noun before a plant (زهرة الياسمين), a
+  definite adjective of the noun before (الجار الطيب) or a word opening on كل (لكل فقرة).
 """
 
 from __future__ import annotations
