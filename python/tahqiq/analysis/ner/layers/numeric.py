@@ -41,7 +41,7 @@ def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
         end = 0
         if k in TIME_HEAD or toks[i].kind == "number":
             end = _clock_time(lex, doc, i)
-        elif k.endswith("ه"):
+        elif k.endswith("ه") and i + 1 < doc.n and keys[i + 1] in HOUR_AFTER:
             _hour_by_its_ordinal(lex, doc, i)  # the TIME, then the ORDINAL inside it below
         if not end and k in DAY_PARTS:
             end = _part_of_day(doc, i)
@@ -89,6 +89,8 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
 
 
 CLOCK_FRACTIONS = frozenset({"والنصف", "والربع", "الا", "ربعا"})
+# what may follow an hour's ordinal of one word (الحادية عشرة has two: its ordinal_at reads it whole)
+HOUR_AFTER = TIME_OF_DAY | CLOCK_FRACTIONS | {"بعد", "قبل", "عشره"}
 
 
 def _time_of_day_after(doc: Reading, j: int) -> int:
@@ -151,7 +153,7 @@ def _dual_duration(lex: Lexicon, doc: Reading, i: int, ne: int) -> int:
     """TIME or DATE: a duration's noun in the dual, no number before it (cues `dual_time`, `dual_date`: ساعتين,
     يومين, لمدة شهرين → شهرين, دون السنتين), that morphology in context reads as a noun; the everyday headers
     count it, as a number word would. Without morphology (the learned layer's training) no dual is read."""
-    if ne or not doc.read_as(i, frozenset({"noun"})):
+    if ne or not doc.keys[i].endswith(("ين", "ان")) or not doc.read_as(i, NOUN):
         return 0
     stems = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
     typ = "TIME" if stems & DUAL_TIME else "DATE" if stems & DUAL_DATE else ""
@@ -166,6 +168,7 @@ def _dual_duration(lex: Lexicon, doc: Reading, i: int, ne: int) -> int:
     return _claim(doc, i, j)
 
 
+NOUN = frozenset({"noun"})
 DUAL_AFTER = frozenset({"ونصف", "وربع", "القادمين", "الماضيين", "المقبلين", "الاخيرين"})
 
 
