@@ -415,6 +415,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("نادى سعيد أخاه: تعال بسرعة", "أخاه"),
         ("رأينا قرشا كبيرا في البحر", "قرشا"),  # a shark: قرش is a currency only after a number
         ("غسلت الصحون مرتين", "مرتين"),  # a count of times in the dual is none
+        ("من الثالثة إلى الخامسة نلعب في الحديقة", "الثالثة إلى"),  # no part of the day: ordinals, no TIME
         ("أعطى جميل أخته قطعة حلوى", "قطعة"),  # two surely common nouns are no name, even after a kinship noun
         ("رضا الوالدين من رضا الله", "رضا"),
         # a noun before a plant is its construct; plants with the article are everyday words (data/everyday.txt)
@@ -634,6 +635,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("يبدأ الدوام في الثامنة صباحا", ("ORDINAL", "الثامنة")),
         ("تعود الحافلة في الثالثة بعد الظهر", ("TIME", "الثالثة بعد الظهر")),
         ("تفتح العيادة من الثامنة صباحا حتى الرابعة عصرا", ("TIME", "الثامنة صباحا حتى الرابعة عصرا")),
+        ("تنقطع الكهرباء غدا من التاسعة حتى الواحدة ظهرا", ("TIME", "التاسعة حتى الواحدة ظهرا")),
         # a duration's noun in the dual needs no number word
         ("استمرت المباراة ساعتين ونصف", ("TIME", "ساعتين ونصف")),
         ("انتظرنا يومين في المطار", ("DATE", "يومين")),

@@ -41,7 +41,7 @@ def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
         end = 0
         if k in TIME_HEAD or toks[i].kind == "number":
             end = _clock_time(lex, doc, i)
-        elif k.endswith("ه") and i + 1 < doc.n and keys[i + 1] in HOUR_AFTER:
+        elif k.endswith("ه") and i + 1 < doc.n and doc.plain_key(i + 1) in HOUR_AFTER:
             _hour_by_its_ordinal(lex, doc, i)  # the TIME, then the ORDINAL inside it below
         if not end and k in DAY_PARTS:
             end = _part_of_day(doc, i)
@@ -89,8 +89,9 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
 
 
 CLOCK_FRACTIONS = frozenset({"والنصف", "والربع", "الا", "ربعا"})
+HOUR_RANGE_LINKS = frozenset({"الي", "حتي"})
 # what may follow an hour's ordinal of one word (الحادية عشرة has two: its ordinal_at reads it whole)
-HOUR_AFTER = TIME_OF_DAY | CLOCK_FRACTIONS | {"بعد", "قبل", "عشره"}
+HOUR_AFTER = TIME_OF_DAY | CLOCK_FRACTIONS | HOUR_RANGE_LINKS | {"بعد", "قبل", "عشره"}
 
 
 def _time_of_day_after(doc: Reading, j: int) -> int:
@@ -106,25 +107,29 @@ def _time_of_day_after(doc: Reading, j: int) -> int:
     return j
 
 
-HOUR_RANGE_LINKS = frozenset({"الي", "حتي"})
-
-
 def _hour_by_its_ordinal(lex: Lexicon, doc: Reading, i: int) -> None:
     """TIME without الساعة: a feminine ordinal (the hour's) right before a part of the day or the minutes (في
     الثامنة صباحا, الثالثة بعد الظهر, السابعة والنصف), holding the ORDINAL, which is read next (the everyday
     headers: السابعة صباحا ⊃ ORDINAL السابعة); a range to another hour is one TIME (من الثامنة صباحا حتى الرابعة
     عصرا); nothing is claimed."""
-    e = lex.ordinal_at(doc.keys, i)
-    if not e or not doc.keys[e - 1].endswith("ه"):
+    e = _hour_at(lex, doc, i)
+    if not e:
         return
     j = _time_of_day_after(doc, e)
-    if j == e:
-        return
-    if j + 1 < doc.n and doc.plain_key(j) in HOUR_RANGE_LINKS:
-        last = lex.ordinal_at(doc.keys, j + 1)
-        if last and doc.keys[last - 1].endswith("ه"):
-            j = _time_of_day_after(doc, last)  # «من التاسعة صباحا إلى الحادية عشرة»: one range, من outside
-    doc.add("TIME", i, j, 0)
+    if j + 1 < doc.n and doc.plain_key(j) in HOUR_RANGE_LINKS and (last := _hour_at(lex, doc, j + 1)):
+        end = _time_of_day_after(doc, last)
+        if j > e or end > last:  # a part of the day at either end says they are hours
+            j = end  # «من التاسعة صباحا إلى الحادية عشرة», «من التاسعة حتى الواحدة ظهرا»: one range, من outside
+    if j > e:
+        doc.add("TIME", i, j, 0)
+
+
+def _hour_at(lex: Lexicon, doc: Reading, i: int) -> int:
+    """The end of an hour named by its feminine ordinal at token i (الثامنة, الحادية عشرة) or by الواحدة, else 0."""
+    if doc.keys[i] == "الواحده":
+        return i + 1
+    e = lex.ordinal_at(doc.keys, i)
+    return e if e and doc.keys[e - 1].endswith("ه") else 0
 
 
 def _part_of_day(doc: Reading, i: int) -> int:
