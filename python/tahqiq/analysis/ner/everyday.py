@@ -649,7 +649,7 @@ def _described_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 def _definite_adjective_of_the_noun_before(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i, with the article, reads as an adjective right after a definite common noun that no entity holds:
-    it qualifies that noun («الجار الطيب» "the good neighbour»); after a post it may be a name (الكاتب الطيب صالح:
+    it qualifies that noun («الجار الطيب» "the good neighbour"); after a post it may be a name (الكاتب الطيب صالح:
     the post anchors it, so this is not asked)."""
     if i == 0 or not doc.keys[i].startswith("ال"):
         return False
