@@ -39,6 +39,7 @@ from tahqiq.analysis.ner.cues import (
     VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.everyday_towns import (
+    ACCUSATIVE_FREQUENCY,
     common_word_not_a_place,
     indefinite_accusative,
     no_nisba,
@@ -73,9 +74,6 @@ for _idiom in NAME_IDIOMS:
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
 # words after which a one-word place read as a common word is a thing: a colour, «one», «other»
 THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
-# a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
-# than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
-ACCUSATIVE_FREQUENCY = 20
 
 
 def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:

@@ -5,13 +5,9 @@ kept apart because they share the place's context (`place_context`)."""
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
-    COLOURS,
     GPE_PREFIX,
     KIN_LEMMAS,
     KIN_MINE,
-    LONE_ONE,
-    NAME_IDIOMS,
-    OTHER_ONE,
     PLACE_PREPOSITIONS,
     PLACE_WORDS,
     QUANTIFIERS,
@@ -31,21 +27,14 @@ from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Spa
 from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
-NOUN_TYPES = frozenset({"OCC", "ORG", "GPE", "LOC", "FAC"})  # names that are nouns: no verb reads as one
-NAME_TYPES = NOUN_TYPES | {"EVENT"}
-PLACE_TYPES = frozenset({"GPE", "LOC"})  # names that hold no present-tense verb inside
-IDIOMS_BY_SECOND_WORD: dict[str, list[tuple[str, ...]]] = {}  # cues `name_idiom`, looked up by their second word
-for _idiom in NAME_IDIOMS:
-    IDIOMS_BY_SECOND_WORD.setdefault(_idiom[1], []).append(_idiom)
-AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
-# words after which a one-word place read as a common word is a thing: a colour, «one», «other»
-THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
 
 
 def no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, tagged as a people's nisba, reads in context as something else: a kinship noun with "my", a function
+    word, a noun in ية or a noun in construct, a frequent noun with "my", or an adjective whose lemma is no nisba."""
     word = doc.context[i]
     if word is None:
         return False
