@@ -102,9 +102,8 @@ SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
     """The resolved spans with the rules above applied (a cut person keeps its first words)."""
     in_idiom = inside_idioms(lex, doc)
-    spans = [s for s in spans if s.i not in in_idiom]  # «جوز الهند» "coconut", «أحمد الله» "I praise God"
-    spans = [s for s in spans if not _quoted_word(lex, doc, s)]  # «في كلمة «مسؤول»»: a form, no entity
-    spans = [s for s in spans if not _quoted_as_a_name(doc, s)]  # «يسميه جدي «الزعيم»»: a bird's name
+    # «جوز الهند» "coconut", «أحمد الله»: inside an idiom; «كلمة «مسؤول»», «يسميه جدي «الزعيم»»: quoted, no name
+    spans = [s for s in spans if s.i not in in_idiom and not _quoted_not_a_name(lex, doc, s)]
     out: list[Span] = []
     for s in spans:
         if s.type == "PERS":
@@ -118,33 +117,18 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     return out
 
 
-def _quoted_word(lex: Lexicon, doc: Reading, s: Span) -> bool:
-    """The span is all of a quotation right after a noun for "word" (cues `word_noun`: كلمة, لفظ): a form talked
-    about (همزة كلمة «مسؤول», معنى كلمة «سعيد»), as the everyday sets' headers decide."""
-    i, j = s.i, s.j
-    return (
-        i >= 2
-        and j < doc.n
-        and doc.toks[i - 1].text == "«"
-        and doc.toks[j].text == "»"
-        and bool(lex.heads(doc.keys[i - 2]) & WORD_NOUNS)
-    )
-
-
 QUOTED_NOT_NAMES = frozenset({"OCC", "GPE", "LOC", "NORP"})
 
 
-def _quoted_as_a_name(doc: Reading, s: Span) -> bool:
-    """A post, place or people that is all of a quotation («الزعيم», «سكرة»): a word used as a name, a pet's or a
-    bird's (the everyday sets' headers: none), a nickname or a word talked about; never a post or a town in the
-    gold of any set (a quoted newspaper or shop is the ORG after its head)."""
-    return (
-        s.type in QUOTED_NOT_NAMES
-        and s.i >= 1
-        and s.j < doc.n
-        and doc.toks[s.i - 1].text == "«"
-        and doc.toks[s.j].text == "»"
-    )
+def _quoted_not_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """The span is all of a quotation, and either right after a noun for "word" (cues `word_noun`: كلمة, لفظ), a form
+    talked about (همزة كلمة «مسؤول», معنى كلمة «سعيد»), or a post, place or people («الزعيم», «سكرة»): a word used
+    as a name, a pet's or a bird's (the everyday sets' headers: none), a nickname; never a post or a town in the gold
+    of any set (a quoted newspaper or shop is the ORG after its head)."""
+    i, j = s.i, s.j
+    if i == 0 or j >= doc.n or doc.toks[i - 1].text != "«" or doc.toks[j].text != "»":
+        return False
+    return s.type in QUOTED_NOT_NAMES or (i >= 2 and bool(lex.heads(doc.keys[i - 2]) & WORD_NOUNS))
 
 
 def _post_without_an_object(lex: Lexicon, doc: Reading, s: Span) -> Span:
@@ -607,19 +591,24 @@ def _before_an_everyday_thing(lex: Lexicon, doc: Reading, x: int) -> bool:
     return k.startswith("ال") and k in lex.everyday_nouns and k not in lex.name_part
 
 
+def _surely_common_noun(doc: Reading, x: int) -> bool:
+    """Morphology in context reads token x as a common noun the lexicon's corpus knows, surely no proper noun."""
+    word = doc.context[x]
+    return (
+        word is not None
+        and word.common
+        and word.pos == "noun"
+        and word.proper < SURELY_COMMON
+        and word.lemma_frequency >= COMMON_FREQUENCY
+    )
+
+
 def _two_surely_common_nouns(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Tokens i and i + 1 read as common nouns without the article, surely no proper nouns, that no list knows as
     name parts: an indefinite construct (قطعة حلوى "a piece of candy"), not a first and a family name."""
-    words = (doc.context[i], doc.context[i + 1])
     return all(
-        w is not None
-        and w.common
-        and w.pos == "noun"
-        and w.proper < SURELY_COMMON
-        and w.lemma_frequency >= COMMON_FREQUENCY
-        and not doc.keys[x].startswith("ال")
-        and doc.keys[x] not in lex.name_part
-        for x, w in zip((i, i + 1), words, strict=True)
+        _surely_common_noun(doc, x) and not doc.keys[x].startswith("ال") and doc.keys[x] not in lex.name_part
+        for x in (i, i + 1)
     )
 
 
@@ -629,15 +618,11 @@ def _described_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
     a family name."""
     if i + 1 >= doc.n:
         return False
-    word, after = doc.context[i], doc.context[i + 1]
+    after = doc.context[i + 1]
     k = doc.keys[i + 1]
     return (
-        word is not None
+        _surely_common_noun(doc, i)
         and after is not None
-        and word.common
-        and word.pos == "noun"
-        and word.proper < SURELY_COMMON
-        and word.lemma_frequency >= COMMON_FREQUENCY
         and after.common
         and after.pos == "adj"
         and not k.startswith("ال")

@@ -24,7 +24,6 @@ from tahqiq.analysis.ner.in_context import (
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, NOT_NAME_POS, Reading, Span
-from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
@@ -164,7 +163,7 @@ def word_town(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     i = s.i
     if doc.context[i] is None or held_by_another(s, spans, i):
         return False
-    if not any(strip_article(st) in WORD_TOWNS or st in WORD_TOWNS for st, _p in lex.stems(doc.keys[i])):
+    if not any(st in WORD_TOWNS for st, _p in lex.stems(doc.keys[i])):  # the list holds the article: الرباط
         return False
     if (
         i + 1 < doc.n

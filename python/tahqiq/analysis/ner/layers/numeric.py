@@ -91,14 +91,15 @@ def _clock_time(lex: Lexicon, doc: Reading, i: int) -> int:
 CLOCK_FRACTIONS = frozenset({"والنصف", "والربع", "الا", "ربعا"})
 HOUR_RANGE_LINKS = frozenset({"الي", "حتي"})
 # what may follow an hour's ordinal of one word (الحادية عشرة has two: its ordinal_at reads it whole)
-HOUR_AFTER = TIME_OF_DAY | CLOCK_FRACTIONS | HOUR_RANGE_LINKS | {"بعد", "قبل", "عشره"}
+PART_OF_DAY_OR_MINUTES = TIME_OF_DAY | CLOCK_FRACTIONS
+HOUR_AFTER = PART_OF_DAY_OR_MINUTES | HOUR_RANGE_LINKS | {"بعد", "قبل", "عشره"}
 
 
 def _time_of_day_after(doc: Reading, j: int) -> int:
     """The end of what says the half of the day or the minutes after a clock time's hour at token j: صباحا,
     والنصف, إلا ربعا, بعد الظهر, بعد منتصف الليل."""
     keys, n = doc.keys, doc.n
-    while j < n and keys[j] in TIME_OF_DAY | CLOCK_FRACTIONS:
+    while j < n and keys[j] in PART_OF_DAY_OR_MINUTES:
         j += 1
     if j + 1 < n and keys[j] in ("بعد", "قبل") and keys[j + 1] in ("الظهر", "الظهيره"):
         j += 2  # الساعة الثانية بعد الظهر: the half of the day is the time's, as صباحا is
