@@ -425,6 +425,13 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # a question's number opening a line is a list's label, no count
         ("1- أين تقع بساتين النخيل في النص؟", "1"),
         ("الأسئلة:\n2) ما معنى كلمة العذوق؟", "2"),
+        # an adjective in the accusative after a verb of being is its predicate, even after a kinship noun
+        ("كان صاحب البيت كريما معنا، وكان ابنه سعيدا بقدومنا", "سعيدا"),
+        ("أطلق جدي على العصافير أسماء: «أمير» و«لؤلؤ» و«نجمة»", "أسماء"),  # names given: the plural
+        # a kinship noun with "my" after a head is no town
+        ("في الصيف الماضي سافرنا إلى قرية جدتي في الجبل", "جدتي"),
+        ("سافرنا إلى مدينة أمي في الصيف", "أمي"),
+        ("نقضي العطلة في قرية صديقي", "صديقي"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -663,6 +670,12 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("الموصل مدينة عريقة في شمال العراق", ("GPE", "الموصل")),
         ("افتتح البنك فرعا جديدا في مدينة العقبة", ("GPE", "العقبة")),
         ("سافرنا من عمان إلى العقبة بالحافلة", ("GPE", "العقبة")),
+        ("قالت أسماء: سأذهب معكم", ("PERS", "أسماء")),
+        ("ضحكت أسماء وقالت: هذا جميل", ("PERS", "أسماء")),
+        ("سافرنا إلى مدينة أبها في الصيف", ("GPE", "أبها")),
+        ("زرنا مدينة جدة مع أبي", ("GPE", "جدة")),
+        ("كان محمد سعيدا بالخبر", ("PERS", "محمد")),
+        ("رأيت صديقي أحمد في السوق", ("PERS", "أحمد")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:

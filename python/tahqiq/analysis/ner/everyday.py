@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
     ADJECTIVE_NEGATION,
+    BEING_VERBS,
     CLAUSE_OPENERS,
     CONSTRUCT_NAMES,
     DAY_PARTS,
@@ -91,6 +92,7 @@ from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
 NOUN = frozenset({"noun"})
+PREPOSITION = frozenset({"prep"})
 OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive pronouns (حظي, حظك, حظنا)
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
@@ -168,6 +170,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     cannot continue a name (the module's docstring)."""
     if s.j - s.i == 1 and (doc.read_as(s.i, FUNCTION_POS) or frequent_verb_no_name(lex, doc, s.i)):
         return None  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
+    if _predicate_of_being(doc, s.i):
+        return None  # «وكان ابنه سعيدا بقدومنا» "his son was happy": not even a kinship noun makes it a name
     if any(st in QUANTIFIERS or st in EVERY_WORD for st, _p in lex.stems(doc.keys[s.i])):
         return None  # «اكتب الفكرة الرئيسة لكل فقرة» "for every paragraph": no name opens on كل, بعض, أي
     if _plain_function_word(lex, doc, s.i):
@@ -243,6 +247,16 @@ def _term_after_is_called(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i comes right after «يسمى/تسمى» ("is called": cues `is_called`), is no listed name part and reads as a
     common word: the term a lesson names, not a person (a boy called ناصر stays: the lists know him)."""
     return i > 0 and doc.plain_key(i - 1) in IS_CALLED and doc.keys[i] not in lex.name_part and doc.read_common(i)
+
+
+def _predicate_of_being(doc: Reading, i: int) -> bool:
+    """Token i reads as an adjective in its indefinite accusative (the lemma and alif: سعيدا, كريما) with a verb of
+    being (cues `being_verb`: كان, أصبح, ظل) among the three words before it: the verb's predicate, "was happy",
+    not a name in apposition to the noun before it («وكان ابنه سعيدا», «أصبح سعيدا»)."""
+    word = doc.context[i]
+    if word is None or not word.common or word.pos != "adj" or key(bare(doc.toks[i].text)) != word.lemma + "ا":
+        return False
+    return any(doc.plain_key(x).lstrip("وف") in BEING_VERBS for x in range(max(0, i - 3), i))
 
 
 def _noun_accusative(doc: Reading, i: int) -> bool:
@@ -505,8 +519,9 @@ def _noun_in_construct_name(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """The span's first word reads as the broken plural of a frequent noun, surely no proper noun (أسماء "names",
-    of اسم), after a number, before a quantifier (بعض, أي) or before an indefinite adjective no list knows as a name
-    part (مثناة, كثيرة): the plural, not the name; «قالت أسماء» stays."""
+    of اسم), after a number or a preposition's definite noun (على العصافير أسماء), before a quantifier (بعض, أي) or
+    before an indefinite adjective no list knows as a name part (مثناة, كثيرة): the plural, not the name; «قالت
+    أسماء» stays."""
     i = s.i
     word = doc.context[i]
     if (
@@ -521,6 +536,14 @@ def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
     before = doc.context[i - 1] if i > 0 else None
     if (before is not None and before.pos == "num") or (i > 0 and doc.toks[i - 1].kind == "number"):
         return True
+    if (
+        i >= 2
+        and before is not None
+        and before.common
+        and before.pos == "noun"
+        and _closes_a_prepositional_phrase(doc, i - 1)
+    ):
+        return True  # «أطلق جدي على العصافير أسماء» "gave the sparrows names": the object after its complement
     if i + 1 >= doc.n:
         return False
     k = doc.keys[i + 1]
@@ -533,6 +556,15 @@ def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
         and k not in lex.name_part
         and not k.endswith(("ي", "يه"))
     )
+
+
+def _closes_a_prepositional_phrase(doc: Reading, x: int) -> bool:
+    """Token x is a definite noun governed by a preposition: on the word (بالعصافير, للطيور) or right before it
+    (على العصافير)."""
+    k = doc.plain_key(x)
+    if k.startswith(("بال", "لل", "كال")):
+        return True
+    return k.startswith("ال") and x > 0 and doc.read_as(x - 1, PREPOSITION)
 
 
 def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:

@@ -42,6 +42,7 @@ from tahqiq.analysis.ner.everyday_towns import (
     ACCUSATIVE_FREQUENCY,
     common_word_not_a_place,
     indefinite_accusative,
+    kin_of_mine,
     no_nisba,
     place_context,
     place_near,
@@ -134,6 +135,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
     if s.j - s.i == 1 and s.type == "NORP" and (no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
         return True
+    if s.j - s.i == 1 and s.type in PLACE_TYPES and kin_of_mine(lex, doc, s.i):
+        return True  # «سافرنا إلى قرية جدتي» "my grandmother's village", «مدينة أمي»
     if s.j - s.i == 1 and s.type in PLACE_TYPES and common_word_not_a_place(doc, s.i):
         return True  # «قرية تحت جبل» "under", «ورثها عن جده» "his grandfather": no place
     if s.j - s.i == 1 and s.type in ("LOC", "ORG") and subject_read_as_common_word(lex, doc, s, spans):

@@ -87,6 +87,12 @@ def _noun_in_construct(doc: Reading, i: int) -> bool:
     )
 
 
+def kin_of_mine(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, which no list knows as a place, is a kinship or friendship noun with "my" (cues `kin_mine`: جدتي,
+    أمي, صديقي), as a head's guess makes it one: «قرية جدتي» "my grandmother's village"; a town takes no pronoun."""
+    return lex.gaz_match(doc.keys, i) is None and any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i]))
+
+
 def common_word_not_a_place(doc: Reading, i: int) -> bool:
     """Token i reads in context as a frequent function word (تحت, حين) or as a frequent noun with its possessive
     pronoun (جده "his grandfather", not جدة: the letters as written tell ه from ة)."""
