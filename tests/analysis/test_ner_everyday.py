@@ -432,6 +432,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("في الصيف الماضي سافرنا إلى قرية جدتي في الجبل", "جدتي"),
         ("سافرنا إلى مدينة أمي في الصيف", "أمي"),
         ("نقضي العطلة في قرية صديقي", "صديقي"),
+        # degrees in an exam are marks: the number counts them, the degree is no unit
+        ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", "درجة"),
+        ("اكتب ثلاث جمل عن الربيع (ست درجات)", "درجات"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -676,6 +679,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("زرنا مدينة جدة مع أبي", ("GPE", "جدة")),
         ("كان محمد سعيدا بالخبر", ("PERS", "محمد")),
         ("رأيت صديقي أحمد في السوق", ("PERS", "أحمد")),
+        ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", ("CARDINAL", "خمس وعشرون")),
+        ("السؤال الثاني: عند كم درجة يغلي الماء؟ عند مئة درجة", ("QUANTITY", "مئة درجة")),
+        ("اغسل القطن على ستين درجة (برنامج القطن)", ("QUANTITY", "ستين درجة")),
     ],
 )
 def test_names_read_in_context_keep_their_words(in_context: Recognizer, text: str, entity: tuple[str, str]) -> None:

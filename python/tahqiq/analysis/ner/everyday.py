@@ -60,10 +60,13 @@ from tahqiq.analysis.ner.cues import (
     CLAUSE_OPENERS,
     CONSTRUCT_NAMES,
     DAY_PARTS,
+    DEGREE_UNITS,
     EVERY_WORD,
     FRACTION_WORDS,
+    HEAT_NOUNS,
     IS_CALLED,
     KIN_LEMMAS,
+    MARK_NOUNS,
     NOT_NAME_PARTS,
     PLACE_PREPOSITIONS,
     QUALITY_NOUNS,
@@ -106,6 +109,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
     in_idiom = inside_idioms(lex, doc)
     # «جوز الهند» "coconut", «أحمد الله»: inside an idiom; «كلمة «مسؤول»», «يسميه جدي «الزعيم»»: quoted, no name
     spans = [s for s in spans if s.i not in in_idiom and not _quoted_not_a_name(lex, doc, s)]
+    spans = _marks_not_degrees(lex, doc, spans)
     out: list[Span] = []
     for s in spans:
         if s.type == "PERS":
@@ -117,6 +121,32 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
         elif not not_a_name_in_context(lex, doc, s, spans):
             out.append(_post_without_an_object(lex, doc, s))
     return out
+
+
+def _marks_not_degrees(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
+    """A quantity in degrees (cues `degree_unit`: درجة, درجات) in a sentence about an exam (cues `mark_noun`: سؤال,
+    مجموع, علامة) and not about heat (cues `heat_noun`: حرارة on any word, فرن, مئوية) counts marks: the number is a
+    CARDINAL and the degree no UNIT («لكل سؤال خمس وعشرون درجة», «(عشر درجات لكل سؤال)»), as the everyday
+    headers decide; so do degrees in brackets after a question («اكتب ثلاث جمل (ست درجات)»). «يغلي الماء عند مئة
+    درجة» stays a QUANTITY."""
+    degrees = [s for s in spans if s.type == "QUANTITY" and s.j - s.i >= 2 and doc.keys[s.j - 1] in DEGREE_UNITS]
+    if not degrees:
+        return spans
+    words = {strip_article(st) for k in doc.keys for st, _p in lex.stems(k)}
+    if words & HEAT_NOUNS or any("حرار" in k for k in doc.keys):
+        return spans
+    if not words & MARK_NOUNS:  # «اكتب ثلاث جمل (ست درجات)»: a question's marks in brackets after it
+        degrees = [s for s in degrees if _in_brackets(doc, s)]
+        if not degrees:
+            return spans
+    inside = {(x, x + 1) for s in degrees for x in range(s.i, s.j)}
+    counts = [Span("CARDINAL", s.i, s.j - 1, s.rank) for s in degrees]
+    return [s for s in spans if s not in degrees and not (s.type == "UNIT" and (s.i, s.j) in inside)] + counts
+
+
+def _in_brackets(doc: Reading, s: Span) -> bool:
+    """The span is all that a pair of round brackets holds."""
+    return 0 < s.i and s.j < doc.n and (doc.toks[s.i - 1].text, doc.toks[s.j].text) == ("(", ")")
 
 
 QUOTED_NOT_NAMES = frozenset({"OCC", "GPE", "LOC", "NORP"})
