@@ -435,6 +435,10 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # degrees in an exam are marks: the number counts them, the degree is no unit
         ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", "درجة"),
         ("اكتب ثلاث جمل عن الربيع (ست درجات)", "درجات"),
+        ("للعصافير عند جدي أسماء: فالكبير اسمه «شيخ»", "أسماء"),
+        # the sunset prayer's time after و + a preposition of time or the call to prayer is no Morocco
+        ("وعند المغرب صلينا على الرمل", "المغرب"),
+        ("حين أذن المغرب أفطرنا", "المغرب"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -679,6 +683,9 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("زرنا مدينة جدة مع أبي", ("GPE", "جدة")),
         ("كان محمد سعيدا بالخبر", ("PERS", "محمد")),
         ("رأيت صديقي أحمد في السوق", ("PERS", "أحمد")),
+        ("قالت أسماء لأمها: نعم", ("PERS", "أسماء")),
+        ("وسافر خالي إلى المغرب الشهر الماضي", ("GPE", "المغرب")),
+        ("وصل الأمين العام لحلف شمال الأطلسي مارك روته إلى برلين", ("PERS", "مارك روته")),
         ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", ("CARDINAL", "خمس وعشرون")),
         ("السؤال الثاني: عند كم درجة يغلي الماء؟ عند مئة درجة", ("QUANTITY", "مئة درجة")),
         ("اغسل القطن على ستين درجة (برنامج القطن)", ("QUANTITY", "ستين درجة")),

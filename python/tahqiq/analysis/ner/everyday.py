@@ -66,6 +66,7 @@ from tahqiq.analysis.ner.cues import (
     HEAT_NOUNS,
     IS_CALLED,
     KIN_LEMMAS,
+    KIN_MINE,
     MARK_NOUNS,
     NOT_NAME_PARTS,
     PLACE_PREPOSITIONS,
@@ -95,7 +96,7 @@ from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
 NOUN = frozenset({"noun"})
-PREPOSITION = frozenset({"prep"})
+PREPOSITION = frozenset({"prep", "adv"})  # عند, لدى read as adverbs
 OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive pronouns (حظي, حظك, حظنا)
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
@@ -232,7 +233,7 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «وجد السائق محفظة جلدية» "a leather wallet", even after a post: a noun and its adjective
     if s.j - s.i <= 2 and s.i not in doc.anchors and _noun_in_construct_name(lex, doc, s.i):
         return None  # «إذا كان عمر البطارية أكثر من ثلاث سنوات» "the battery's life"
-    if s.j - s.i <= 2 and s.i not in doc.anchors and _plural_in_its_frame(lex, doc, s):
+    if s.j - s.i <= 2 and _plural_in_its_frame(lex, doc, s):
         return None  # «خمسة أسماء مثناة» "five dual nouns", «أن أسماء بعض الأشهر» "that the names of some months"
     if s.j - s.i == 2 and s.i not in doc.anchors and _two_common_words(lex, doc, s.i):
         return None  # «جمال القصص» "the beauty of stories"
@@ -549,9 +550,9 @@ def _noun_in_construct_name(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """The span's first word reads as the broken plural of a frequent noun, surely no proper noun (أسماء "names",
-    of اسم), after a number or a preposition's definite noun (على العصافير أسماء), before a quantifier (بعض, أي) or
-    before an indefinite adjective no list knows as a name part (مثناة, كثيرة): the plural, not the name; «قالت
-    أسماء» stays."""
+    of اسم), after a preposition's definite noun (على العصافير أسماء, عند جدي أسماء: even after a kinship noun), or
+    with no evidence before it after a number, before a quantifier (بعض, أي) or before an indefinite adjective no
+    list knows as a name part (مثناة, كثيرة): the plural, not the name; «قالت أسماء» stays."""
     i = s.i
     word = doc.context[i]
     if (
@@ -564,8 +565,6 @@ def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
     ):
         return False
     before = doc.context[i - 1] if i > 0 else None
-    if (before is not None and before.pos == "num") or (i > 0 and doc.toks[i - 1].kind == "number"):
-        return True
     if (
         i >= 2
         and before is not None
@@ -574,6 +573,10 @@ def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
         and _closes_a_prepositional_phrase(doc, i - 1)
     ):
         return True  # «أطلق جدي على العصافير أسماء» "gave the sparrows names": the object after its complement
+    if i in doc.anchors:
+        return False
+    if (before is not None and before.pos == "num") or (i > 0 and doc.toks[i - 1].kind == "number"):
+        return True
     if i + 1 >= doc.n:
         return False
     k = doc.keys[i + 1]
@@ -590,11 +593,11 @@ def _plural_in_its_frame(lex: Lexicon, doc: Reading, s: Span) -> bool:
 
 def _closes_a_prepositional_phrase(doc: Reading, x: int) -> bool:
     """Token x is a definite noun governed by a preposition: on the word (بالعصافير, للطيور) or right before it
-    (على العصافير)."""
+    (على العصافير, عند جدي: a kinship noun with "my", cues `kin_mine`)."""
     k = doc.plain_key(x)
     if k.startswith(("بال", "لل", "كال")):
         return True
-    return k.startswith("ال") and x > 0 and doc.read_as(x - 1, PREPOSITION)
+    return (k.startswith("ال") or k in KIN_MINE) and x > 0 and doc.read_as(x - 1, PREPOSITION)
 
 
 def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:

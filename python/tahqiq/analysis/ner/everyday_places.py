@@ -435,6 +435,8 @@ def _prayer_time(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool
     if i == 0 or doc.plain_key(i) not in PRAYER_TIMES or place_near(lex, doc, s, spans):
         return False
     before = doc.plain_key(i - 1)
+    if before[:1] in ("و", "ف") and before[1:] in TIME_PREPOSITIONS:
+        before = before[1:]  # «وعند المغرب صلينا»
     if before == "حتي" and i + 1 < doc.n and doc.read_as(i + 1, frozenset({"verb"})):
         return False
     return before in TIME_PREPOSITIONS or before in PRAY_VERBS  # «صلينا المغرب»: the verb as written
