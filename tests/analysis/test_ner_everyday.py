@@ -439,6 +439,16 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         # the sunset prayer's time after و + a preposition of time or the call to prayer is no Morocco
         ("وعند المغرب صلينا على الرمل", "المغرب"),
         ("حين أذن المغرب أفطرنا", "المغرب"),
+        ("تعمل جدتي من الفجر إلى المغرب", "المغرب"),  # a range of the day's times
+        ("التيار قوي والسباحة هناك خطرة حتى على الكبار", "هناك"),  # no name opens on a pronoun ("there")
+        ("ومن تجاوز الأربعين فليقس ضغطه وسكره مرة كل ستة أشهر", "وسكره"),  # "his blood sugar"
+        ("فكتب ليث عن الجاموسة في حقل أبيه، وكتبت سلمى عن القط", "أبيه"),  # a kinship noun and pronoun: no nisba
+        ("قال لنفسه: «هذا المال ليس مالي»", "مالي"),  # "my money", not Mali
+        ("وأخي الصغير مسؤول عن ترتيب الأحذية", "مسؤول"),  # "responsible for", no post
+        ("وأحب الربيع لأن عيد ميلادي في مارس", "عيد"),  # "my birthday"
+        ("زرعت جارتي على شرفتها شجيرة ياسمين", "ياسمين"),  # a plant's kind after a plant's noun
+        ("عمر جدي اليوم اثنان وثمانون عاما", "عمر"),  # "my grandfather's age"
+        ("كم عمر ابنك؟", "عمر"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -684,6 +694,10 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("كان محمد سعيدا بالخبر", ("PERS", "محمد")),
         ("رأيت صديقي أحمد في السوق", ("PERS", "أحمد")),
         ("قالت أسماء لأمها: نعم", ("PERS", "أسماء")),
+        ("وقعت مالي والنيجر اتفاقا للتعاون", ("GPE", "مالي")),
+        ("قال مسؤول في الوزارة إن الخطة جاهزة", ("OCC", "مسؤول")),
+        ("سافرنا بالطائرة من تونس إلى المغرب", ("GPE", "المغرب")),
+        ("قال عمر لأبيه: نعم", ("PERS", "عمر")),
         ("وسافر خالي إلى المغرب الشهر الماضي", ("GPE", "المغرب")),
         ("وصل الأمين العام لحلف شمال الأطلسي مارك روته إلى برلين", ("PERS", "مارك روته")),
         ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", ("CARDINAL", "خمس وعشرون")),

@@ -70,6 +70,7 @@ from tahqiq.analysis.ner.cues import (
     MARK_NOUNS,
     NOT_NAME_PARTS,
     PLACE_PREPOSITIONS,
+    PLANT_HEADS,
     QUALITY_NOUNS,
     QUANTIFIERS,
     REGNAL,
@@ -81,13 +82,15 @@ from tahqiq.analysis.ner.everyday_places import inside_idioms, not_a_name_in_con
 from tahqiq.analysis.ner.in_context import (
     FREQUENT,
     FREQUENT_PAST_VERB,
+    OWNER_SUFFIXES,
     PRESENT_PREFIXES,
-    PRONOUN_SUFFIXES,
+    SURELY_COMMON,
     VERY_COMMON,
     common_noun,
     elative,
     frequent_verb_no_name,
     has_possessive,
+    kin_with_pronoun,
 )
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY
 from tahqiq.analysis.ner.lexicon import Lexicon
@@ -97,12 +100,9 @@ from tahqiq.arabic.keys import bare, key
 
 NOUN = frozenset({"noun"})
 PREPOSITION = frozenset({"prep", "adv"})  # عند, لدى read as adverbs
-OWNER_SUFFIXES = (*PRONOUN_SUFFIXES, "ي", "ك", "نا")  # a noun's possessive pronouns (حظي, حظك, حظنا)
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
 VERY_FREQUENT_FUNCTION = 4000
-SURELY_COMMON = 0.12  # P(proper noun) below which a first name read in context is a common word: set between
-# جمال in «جمال القصص» (0.10) and خليل in «خليل الحية» (0.15), a narrow margin the next tagger may move
 
 
 def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
@@ -225,6 +225,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «تسمى نصف القطر» "the radius": no name opens on a fraction, even after a verb of naming
     if _plain_common_noun(lex, doc, s.i) and (s.j - s.i == 1 or doc.read_common(s.i + 1)):
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
+    if s.j - s.i == 1 and s.i > 0 and s.i not in doc.anchors and lex.heads(doc.keys[s.i - 1]) & PLANT_HEADS:
+        return None  # «شجيرة ياسمين» "a jasmine bush", «غصن زيتون»: a plant's kind, no name
     if s.j - s.i == 2 and _before_an_everyday_thing(lex, doc, s.i + 1):
         return None  # «تفتحت زهرة الياسمين» "the jasmine flower": a noun before a plant, no first and family name
     if s.j - s.i == 2 and _two_surely_common_nouns(lex, doc, s.i):
@@ -425,19 +427,6 @@ def _preposition_of_place(doc: Reading, x: int) -> bool:
     )
 
 
-def _kin_with_pronoun(k: str) -> bool:
-    """The key is a kinship noun (cues `kin_lemma`) and a possessive pronoun: أمه, أخاه, أخوه, أبيه, ابنته."""
-    for suffix in PRONOUN_SUFFIXES:
-        if not k.endswith(suffix) or len(k) <= len(suffix) + 1:
-            continue
-        base = k[: -len(suffix)]
-        if base in KIN_LEMMAS or (base[-1] in "اوي" and base[:-1] in KIN_LEMMAS):
-            return True  # أمه; أخاه, أخوه, أخيه (the five nouns keep their case vowel before a pronoun)
-        if base.endswith("ت") and base[:-1] + "ه" in KIN_LEMMAS:
-            return True  # ابنته, عمتها
-    return False
-
-
 def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
     """Token x cannot continue a person's name (see the module's docstring)."""
     k = doc.keys[x]
@@ -446,7 +435,7 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         return False
     if k in FRACTION_WORDS:
         return True  # «أكل حسن نصف البرتقالة»
-    if _kin_with_pronoun(k.lstrip("وف")):
+    if kin_with_pronoun(k.lstrip("وف")):
         return True  # «نادى سعيد أخاه» "his brother", however morphology reads it: a name holds no kin and owner
     if k[:1] == "و" and (word.frequency > 0 or (word.rooted and word.pos == "noun" and word.proper < 0.5)):
         # «عملك نبيل وصعب», «سليم والحمد لله», «سلمي ومثقابي» "my ladder and my drill" (a dictionary noun): a name
@@ -535,10 +524,12 @@ def _in_construct(lex: Lexicon, doc: Reading, x: int) -> bool:
 def _noun_in_construct_name(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i is a first name that is also a noun (cues `construct_name`: عمر "age, life") before a definite common
     noun (البطارية read as a noun, not a nisba) no list knows as a name part, not in ي, that opens no post or name of
-    the rules: the noun's construct."""
+    the rules, or before a kinship noun with its pronoun (عمر جدي "my grandfather's age"): the noun's construct."""
     if i + 1 >= doc.n or doc.keys[i].lstrip("وف") not in CONSTRUCT_NAMES:
         return False
     k = doc.keys[i + 1]
+    if kin_with_pronoun(k, OWNER_SUFFIXES):
+        return True  # «كم عمر ابنك؟»
     return (
         k.startswith("ال")
         and k not in lex.name_part
@@ -628,7 +619,8 @@ def _plain_word(lex: Lexicon, doc: Reading, i: int, pos: frozenset[str]) -> Word
         word is not None
         and word.common
         and word.pos in pos
-        and word.lemma_frequency >= VERY_COMMON
+        # a pronoun's lemma may go uncounted (هناك 0, as a word 1,235)
+        and (word.frequency if word.pos in FUNCTION_POS else word.lemma_frequency) >= VERY_COMMON
         and doc.keys[i] == word.lemma
         and doc.keys[i] not in lex.name_part
     ):

@@ -10,6 +10,7 @@ from tahqiq.analysis.ner.cues import (
     COLOURS,
     COMPANY_SERVICE_HEADS,
     DAY_HEAD,
+    DAY_PARTS,
     EVERY_WORD,
     FRACTION_CARDINALS,
     FRACTION_WORDS,
@@ -31,6 +32,7 @@ from tahqiq.analysis.ner.cues import (
     PRAYER_HEADS,
     PRAYER_TIMES,
     QUANTIFIERS,
+    RESPONSIBLE,
     SERVICE_HEADS,
     SESSION_GAMES,
     SESSION_HEADS,
@@ -41,6 +43,7 @@ from tahqiq.analysis.ner.cues import (
 from tahqiq.analysis.ner.everyday_towns import (
     ACCUSATIVE_FREQUENCY,
     common_word_not_a_place,
+    country_as_my_noun,
     indefinite_accusative,
     kin_of_mine,
     no_nisba,
@@ -135,6 +138,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «ذات يوم سقطت الجرة» "one day the jar fell", «في سباق أقيم»: a clause after the head
     if s.j - s.i == 1 and s.type == "NORP" and (no_nisba(lex, doc, s.i) or _nisba_as_a_noun(doc, s, spans)):
         return True
+    if s.j - s.i == 1 and s.type == "GPE" and country_as_my_noun(doc, s.i):
+        return True  # «هذا المال ليس مالي» "my money"
     if s.j - s.i == 1 and s.type in PLACE_TYPES and kin_of_mine(lex, doc, s.i):
         return True  # «سافرنا إلى قرية جدتي» "my grandmother's village", «مدينة أمي»
     if s.j - s.i == 1 and s.type in PLACE_TYPES and common_word_not_a_place(doc, s.i):
@@ -149,6 +154,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «لا تشد الرباط كثيرا» "the bandage", «أدخل الموصل في المقبس» "the plug"; «في الرباط» stays
     if s.j - s.i == 1 and s.type == "GPE" and town_as_common_word(lex, doc, s, spans):
         return True  # «أي حائل» "any obstacle", «الحواس الخمس» "the five senses"; but «في حلب», «مدينة حمص»
+    if s.j - s.i == 1 and s.type == "OCC" and _responsible_for(lex, doc, s.i):
+        return True  # «وأخي الصغير مسؤول عن ترتيب الأحذية» "is responsible for"
     if s.j - s.i == 1 and s.type == "OCC" and _adjective_of_the_noun_before(lex, doc, s.i):
         return True  # «يحتاج إلى عين خبيرة» "an expert eye": a post's adjective qualifying a noun
     if s.j - s.i == 1 and s.type == "OCC" and _post_as_an_adjective(lex, doc, s, spans):
@@ -439,7 +446,25 @@ def _prayer_time(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool
         before = before[1:]  # «وعند المغرب صلينا»
     if before == "حتي" and i + 1 < doc.n and doc.read_as(i + 1, frozenset({"verb"})):
         return False
+    if before == key("إلى") and any(_part_of_day(doc, x) for x in range(max(0, i - 3), i - 1)):
+        return True  # «من الفجر إلى المغرب» "from dawn to sunset": a range of the day's times
     return before in TIME_PREPOSITIONS or before in PRAY_VERBS  # «صلينا المغرب»: the verb as written
+
+
+def _responsible_for(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i is مسؤول or مسؤولة (cues `responsible`), with the article or not, right before عن: "responsible
+    for", an adjective, not a post (the everyday sets' gold)."""
+    return (
+        i + 1 < doc.n
+        and doc.plain_key(i + 1) == key("عن")
+        and any(strip_article(st) in RESPONSIBLE for st, _p in lex.stems(doc.keys[i]))
+    )
+
+
+def _part_of_day(doc: Reading, x: int) -> bool:
+    """Token x is a part of the day with the article (cues `day_parts`: الفجر, الصباح)."""
+    k = doc.plain_key(x)
+    return k.startswith("ال") and k[2:] in DAY_PARTS
 
 
 def _number_word_place(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:

@@ -5,6 +5,8 @@ kept apart because they share the place's context (`place_context`)."""
 from __future__ import annotations
 
 from tahqiq.analysis.ner.cues import (
+    BEING_VERBS,
+    DEMONSTRATIVES,
     GPE_PREFIX,
     KIN_LEMMAS,
     KIN_MINE,
@@ -16,9 +18,11 @@ from tahqiq.analysis.ner.cues import (
 )
 from tahqiq.analysis.ner.in_context import (
     FREQUENT,
+    SURELY_COMMON,
     elative,
     has_possessive,
     held_by_another,
+    kin_with_pronoun,
     verb_at_least,
 )
 from tahqiq.analysis.ner.layers.listed import COMMON_FREQUENCY, reads_as_common_word
@@ -37,8 +41,8 @@ def no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
     word = doc.context[i]
     if word is None:
         return False
-    if any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i])):
-        return True  # «شفي جدي», «رحم الله جدي» "my grandfather", however morphology reads it: no people
+    if any(st in KIN_MINE or kin_with_pronoun(st) for st, _p in lex.stems(doc.keys[i])):
+        return True  # «شفي جدي», «رحم الله جدي» "my grandfather", «في حقل أبيه»: however morphology reads it
     if not word.common:
         return False
     if word.pos in FUNCTION_POS:
@@ -93,6 +97,17 @@ def kin_of_mine(lex: Lexicon, doc: Reading, i: int) -> bool:
     return lex.gaz_match(doc.keys, i) is None and any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i]))
 
 
+def country_as_my_noun(doc: Reading, i: int) -> bool:
+    """Token i, a place in ي that morphology reads as a common word, surely no proper noun, is a predicate right
+    after a demonstrative or a verb of being (cues `demonstrative`, `being_verb`): a noun with "my" («هذا المال ليس
+    مالي» "not my money"), not Mali; «أعلنت مالي», «في مالي» stay. (Before a definite adjective, as in «من مالي
+    الخاص», it would be too, but so is دبي in «موانئ دبي العالمية».)"""
+    word = doc.context[i]
+    if word is None or not word.common or word.proper >= SURELY_COMMON or not doc.keys[i].endswith("ي"):
+        return False
+    return i > 0 and doc.plain_key(i - 1).lstrip("و") in DEMONSTRATIVES | BEING_VERBS
+
+
 def common_word_not_a_place(doc: Reading, i: int) -> bool:
     """Token i reads in context as a frequent function word (تحت, حين) or as a frequent noun with its possessive
     pronoun (جده "his grandfather", not جدة: the letters as written tell ه from ة)."""
@@ -101,7 +116,10 @@ def common_word_not_a_place(doc: Reading, i: int) -> bool:
         return False
     if word.lemma in KIN_LEMMAS and doc.keys[i].endswith("ي"):
         return True  # «لأمي» "for my mother"
-    return word.pos in FUNCTION_POS or has_possessive(bare(doc.toks[i].text), word.lemma)
+    text = bare(doc.toks[i].text)
+    if text[:1] in ("و", "ف") and not word.lemma.startswith(text[:1]):
+        text = text[1:]  # «ضغطه وسكره» "his blood sugar"
+    return word.pos in FUNCTION_POS or has_possessive(text, word.lemma)
 
 
 def town_as_common_word(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
