@@ -449,6 +449,9 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("زرعت جارتي على شرفتها شجيرة ياسمين", "ياسمين"),  # a plant's kind after a plant's noun
         ("عمر جدي اليوم اثنان وثمانون عاما", "عمر"),  # "my grandfather's age"
         ("كم عمر ابنك؟", "عمر"),
+        ("الولد سعيد بهديته", "سعيد"),  # a nominal sentence's predicate, not the boy's name
+        ("طلبت أن يوصلها إلى محطة القطار", "محطة"),  # a station named by what it serves
+        ("أوصل شابا إلى محطة الحافلات", "محطة"),
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -698,6 +701,8 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("قال مسؤول في الوزارة إن الخطة جاهزة", ("OCC", "مسؤول")),
         ("سافرنا بالطائرة من تونس إلى المغرب", ("GPE", "المغرب")),
         ("قال عمر لأبيه: نعم", ("PERS", "عمر")),
+        ("قال المعلم سعيد إن الدرس سهل", ("PERS", "سعيد")),
+        ("زار الوزير محطة كهرباء غزة", ("FAC", "محطة كهرباء غزة")),
         ("وسافر خالي إلى المغرب الشهر الماضي", ("GPE", "المغرب")),
         ("وصل الأمين العام لحلف شمال الأطلسي مارك روته إلى برلين", ("PERS", "مارك روته")),
         ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", ("CARDINAL", "خمس وعشرون")),

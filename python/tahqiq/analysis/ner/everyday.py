@@ -273,7 +273,20 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «ستجدون حلا مناسبا» "a suitable solution", «غير صالح للمشي» "not fit", «فورا» "at once"
     if cut_to_the_word and s.j - s.i == 1 and s.i not in doc.anchors and lex.is_everyday(doc.keys[s.i]):
         return None
+    if s.j - s.i == 1 and s.i not in doc.anchors and _predicate_after_its_subject(lex, doc, s.i):
+        return None  # «الولد سعيد بهديته» "the boy is happy with his gift"
     return s
+
+
+def _predicate_after_its_subject(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i, an everyday word that lists also hold as a name (سعيد, كريم), comes right after a definite common
+    noun that no rule found as a post or a name and that opens its clause (a sentence's start, or after و or a
+    comma): a nominal sentence's predicate, "the boy is happy", not the boy's name («قال المعلم سعيد» stays)."""
+    if i == 0 or not lex.is_everyday(doc.keys[i]):
+        return False
+    k = doc.plain_key(i - 1)
+    opens = i == 1 or doc.toks[i - 2].kind != "word" or k.startswith("و")
+    return opens and k.lstrip("و").startswith("ال") and doc.read_as(i - 1, NOUN) and not doc.base_at.get(i - 1)
 
 
 def _term_after_is_called(lex: Lexicon, doc: Reading, i: int) -> bool:

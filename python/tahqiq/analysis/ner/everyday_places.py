@@ -38,6 +38,7 @@ from tahqiq.analysis.ner.cues import (
     SESSION_HEADS,
     SPAN_NOUNS,
     TIME_PREPOSITIONS,
+    VEHICLE_NOUNS,
     VERB_PARTICLES,
 )
 from tahqiq.analysis.ner.everyday_towns import (
@@ -308,8 +309,8 @@ def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> 
         return False  # شركة إعمار: a company's name has no article; شركة الأفق للبرمجيات names what it does
     if not heads & (SERVICE_HEADS | COMPANY_SERVICE_HEADS):
         return False
-    if k in GENERIC_QUALIFIERS:
-        return True
+    if k in GENERIC_QUALIFIERS or (s.j - i == 2 and k in VEHICLE_NOUNS):
+        return True  # «إلى محطة القطار» "to the train station": what it serves, however rare the word
     if k in IDEAL_NOUNS or not frequent_common_noun(doc, i + 1) or k.endswith(("ي", "يه")):
         return False  # مستشفى العودة: an ideal names it; النادي الأهلي: a nisba
     return s.j - i == 2 or _purpose_after(lex, doc, s, spans)
