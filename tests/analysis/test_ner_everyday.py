@@ -454,6 +454,8 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("أوصل شابا إلى محطة الحافلات", "محطة"),
         ("ولا شاشة في غرفة النوم", "غرفة"),  # a service's head before an everyday noun rare in the news
         ("اشترى جدي أول عصفور من سوق الطيور", "سوق"),
+        ("فخرجنا جميعا إلى ساحة البيت", "ساحة"),  # the house's yard
+        ("اختر الخانة الصغيرة التي عليها رسم زهرة", "زهرة"),  # what a drawing shows
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -706,6 +708,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("قال المعلم سعيد إن الدرس سهل", ("PERS", "سعيد")),
         ("زار الوزير محطة كهرباء غزة", ("FAC", "محطة كهرباء غزة")),
         ("نقل الجرحى إلى مستشفى الشفاء في غزة", ("ORG", "مستشفى الشفاء")),  # hospitals are named by words
+        ("أقيمت المباراة في استاد البيت", ("FAC", "استاد البيت")),
         ("وسافر خالي إلى المغرب الشهر الماضي", ("GPE", "المغرب")),
         ("وصل الأمين العام لحلف شمال الأطلسي مارك روته إلى برلين", ("PERS", "مارك روته")),
         ("لكل سؤال خمس وعشرون درجة، ومجموع الدرجات مئة", ("CARDINAL", "خمس وعشرون")),

@@ -69,6 +69,7 @@ from tahqiq.analysis.ner.cues import (
     KIN_MINE,
     MARK_NOUNS,
     NOT_NAME_PARTS,
+    PICTURE_NOUNS,
     PLACE_PREPOSITIONS,
     PLANT_HEADS,
     QUALITY_NOUNS,
@@ -227,6 +228,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «المدير رجل عادل», «الحارس بطل المباراة»: no name opens on رجل, even after a post
     if s.j - s.i == 1 and s.i > 0 and s.i not in doc.anchors and lex.heads(doc.keys[s.i - 1]) & PLANT_HEADS:
         return None  # «شجيرة ياسمين» "a jasmine bush", «غصن زيتون»: a plant's kind, no name
+    if s.j - s.i == 1 and s.i not in doc.anchors and _what_a_picture_shows(doc, s.i):
+        return None  # «الخانة التي عليها رسم زهرة» "a drawing of a flower"
     if s.j - s.i == 2 and _before_an_everyday_thing(lex, doc, s.i + 1):
         return None  # «تفتحت زهرة الياسمين» "the jasmine flower": a noun before a plant, no first and family name
     if s.j - s.i == 2 and _two_surely_common_nouns(lex, doc, s.i):
@@ -276,6 +279,17 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
     if s.j - s.i == 1 and s.i not in doc.anchors and _predicate_after_its_subject(lex, doc, s.i):
         return None  # «الولد سعيد بهديته» "the boy is happy with his gift"
     return s
+
+
+def _what_a_picture_shows(doc: Reading, i: int) -> bool:
+    """Token i ends its clause right after a picture's or a sign's noun as written (cues `picture_noun`: رسم, شكل,
+    رمز) that morphology reads as a noun: what the picture shows, not a person («رسم سعيد لوحة» is a verb)."""
+    return (
+        i > 0
+        and doc.plain_key(i - 1) in PICTURE_NOUNS
+        and doc.read_as(i - 1, NOUN)
+        and (i + 1 == doc.n or doc.toks[i + 1].kind != "word")
+    )
 
 
 def _predicate_after_its_subject(lex: Lexicon, doc: Reading, i: int) -> bool:

@@ -101,8 +101,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «في قاعه ثقوب» "its bottom has holes": a noun and its pronoun opens no name
     if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
         return True  # «في أول الشهر» "at the start of the month"
-    if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.keys[s.i + 1] in GENERIC_PLACES:
-        return True  # «مكتبة المدرسة» "the school's library": a part of a place no name names
+    if s.j - s.i == 2 and s.type in ("ORG", "FAC") and _part_of_a_generic_place(lex, doc, s.i):
+        return True  # «مكتبة المدرسة» "the school's library", «ساحة البيت»: a part of a place no name names
     if s.j - s.i == 1 and s.type in ("ORG", "FAC") and _head_alone(lex, doc, s.i):
         return True  # «صلينا في المسجد» "in the mosque": a head with no name (البرلمان, listed alone, stays)
     if s.j - s.i > 1 and s.type in ("ORG", "FAC", "EVENT") and _possessed_complement(doc, s.i + 1):
@@ -476,6 +476,13 @@ def _responsible_for(lex: Lexicon, doc: Reading, i: int) -> bool:
         and doc.plain_key(i + 1) == key("عن")
         and any(strip_article(st) in RESPONSIBLE for st, _p in lex.stems(doc.keys[i]))
     )
+
+
+def _part_of_a_generic_place(lex: Lexicon, doc: Reading, i: int) -> bool:
+    """Token i + 1 is a generic place (cues `generic_place`: المدرسة, الحي), or البيت after a head that the news
+    does not name with words (cues `word_named_head`: استاد البيت is a stadium; ساحة البيت "the house's yard")."""
+    k = doc.keys[i + 1]
+    return k in GENERIC_PLACES or (k == key("البيت") and not lex.heads(doc.keys[i]) & WORD_NAMED_HEADS)
 
 
 def _part_of_day(doc: Reading, x: int) -> bool:
