@@ -80,6 +80,7 @@ from tahqiq.analysis.ner.cues import (
     WORD_NOUNS,
 )
 from tahqiq.analysis.ner.everyday_places import inside_idioms, not_a_name_in_context
+from tahqiq.analysis.ner.everyday_trades import everyday_trades
 from tahqiq.analysis.ner.in_context import (
     FREQUENT,
     FREQUENT_PAST_VERB,
@@ -122,7 +123,7 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
                 out.append(Span(s.type, person.j, person.j + 1, s.rank))  # «حضر محمد وأحمد»: two persons
         elif not not_a_name_in_context(lex, doc, s, spans):
             out.append(_post_without_an_object(lex, doc, s))
-    return out
+    return everyday_trades(lex, doc, out)
 
 
 def _marks_not_degrees(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:

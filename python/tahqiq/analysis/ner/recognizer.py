@@ -104,7 +104,7 @@ class Recognizer:
         found = self._learned(toks, keys, reading.spans, resolve(self.lexicon, toks, keys, reading.spans))
         if reading.unevidenced:  # an everyday word that no rule or learned span made more than a word (رجل كريم)
             found = [(s, d) for s, d in found if not (s.type == "PERS" and (s.i, s.j) in reading.unevidenced)]
-        if context and found:
+        if context:  # even with nothing found: the everyday trades are found there (``everyday_trades``)
             spans = [s for s, _d in found]
             kept = read_in_context(self.lexicon, reading, spans)
             if kept != spans:
