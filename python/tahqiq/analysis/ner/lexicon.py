@@ -447,6 +447,9 @@ class Lexicon:
                 if stem in self.mult and stem.endswith("ا") and i + 1 < n and keys[i + 1][:1] == "و":
                     j = i + 1  # مليونا و833 ألف
                     break
+                if stem in self.mult and i + 1 < n and keys[i + 1][:1] == "و" and keys[i + 1][1:] in self.num_words:
+                    j = i + 1  # بألف ومئتي درهم, بمليون وخمسمئة ألف ليرة
+                    break
                 if stem in self.teens and i + 1 < n and keys[i + 1] in ("عشر", "عشره"):
                     j = i + 2  # اثنا عشر, إحدى عشرة
                     break
