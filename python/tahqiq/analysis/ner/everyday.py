@@ -50,6 +50,10 @@
   سعيد أخاه) and is none for a plural in its frame (خمسة أسماء), عمر "age" in construct (عمر البطارية), a noun and
   its adjective (محفظة جلدية), two surely common nouns (قطعة حلوى), a noun before a plant (زهرة الياسمين), a
   definite adjective of the noun before (الجار الطيب) or a word opening on كل (لكل فقرة).
+- Round seven: a person is none as a predicate (وكان ابنه سعيدا, الولد سعيد بهديته), a plural after a preposition's
+  noun (على العصافير أسماء), a plant's kind (شجيرة ياسمين) or what a picture shows (رسم زهرة); degrees in an exam
+  are marks (لكل سؤال خمس وعشرون درجة); the everyday trades are added as posts (``everyday_trades``); the rules for
+  other types are in ``everyday_places`` and ``everyday_towns``.
 """
 
 from __future__ import annotations
