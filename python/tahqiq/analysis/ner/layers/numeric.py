@@ -15,6 +15,8 @@ from tahqiq.analysis.ner.cues import (
     FRACTION_WORDS,
     LONE_ONE,
     MORE_LESS,
+    ONE_DATE,
+    ONE_TIME,
     RELATIVE_DATE,
     SINGLE_DATES,
     TIME_HEAD,
@@ -49,6 +51,7 @@ def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
             number_end = lex.number_at(toks, keys, i)
             end = (
                 _dual_duration(lex, doc, i, number_end)
+                or _one_and_a_fraction(lex, doc, i)
                 or _duration(doc, i, number_end)
                 or _date(lex, doc, i)
                 or _amount(lex, doc, i, number_end)
@@ -176,6 +179,28 @@ def _dual_duration(lex: Lexicon, doc: Reading, i: int, ne: int) -> int:
 
 NOUN = frozenset({"noun"})
 DUAL_AFTER = frozenset({"ونصف", "وربع", "القادمين", "الماضيين", "المقبلين", "الاخيرين"})
+AND_A_FRACTION = frozenset({"ونصف", "ونصفا", "وربع", "وربعا"})
+
+
+def _one_and_a_fraction(lex: Lexicon, doc: Reading, i: int) -> int:
+    """One of a unit, a currency or a span of time and a half or a quarter: QUANTITY ⊃ UNIT (لترا ونصفا, ولتر ونصف,
+    which morphology may read as a verb), MONEY ⊃ CURR (بدينار ونصف), and, read in context as a noun, TIME below a
+    day and DATE from a day up (cues `one_time`, `one_date`: ساعة ونصف, سنة ونصف), as the everyday headers count
+    them. Without morphology (the learned layer's training) none is read."""
+    if i + 1 >= doc.n or doc.keys[i + 1] not in AND_A_FRACTION or doc.context[i] is None:
+        return 0
+    inner = [s for s in doc.base_at.get(i, []) if s.j == i + 1 and s.type in ("UNIT", "CURR")]
+    if inner:
+        typ = "QUANTITY" if inner[0].type == "UNIT" else "MONEY"
+    elif doc.read_as(i, NOUN):
+        stems = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+        typ = "TIME" if stems & ONE_TIME else "DATE" if stems & ONE_DATE else ""
+    else:
+        typ = ""
+    if not typ:
+        return 0
+    doc.add(typ, i, i + 2, 0)
+    return _claim(doc, i, i + 2)
 
 
 def _duration(doc: Reading, i: int, ne: int) -> int:
