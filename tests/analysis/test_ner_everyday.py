@@ -461,6 +461,7 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("انقطع التيار الكهربائي ساعتين", "الكهربائي"),
         ("حدثت مشكلة فنية في الطائرة", "فنية"),
         ("نظف فلتر الغسالة مرة كل شهر", "فلتر"),  # a filter, not ف + لتر
+        ("أخذناها إلى الطبيب البيطري فأعطاها دواء", "فأعطاها"),  # a verb and its object after a post
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -731,6 +732,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("ثم أضف العدس ولتر ونصف من الماء", ("QUANTITY", "ولتر ونصف")),
         ("الطماطم بدينار ونصف للكيلو", ("MONEY", "بدينار ونصف")),
         ("مدة الامتحان ساعة ونصف", ("TIME", "ساعة ونصف")),
+        ("كشف الدكتور فراس الهواري وزير الصحة أن المستشفى جاهز", ("PERS", "فراس الهواري")),
         ("عاش جدي هناك سنة ونصفا", ("DATE", "سنة ونصفا")),
         ("وسافر خالي إلى المغرب الشهر الماضي", ("GPE", "المغرب")),
         ("وصل الأمين العام لحلف شمال الأطلسي مارك روته إلى برلين", ("PERS", "مارك روته")),

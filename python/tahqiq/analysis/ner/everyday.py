@@ -90,6 +90,7 @@ from tahqiq.analysis.ner.in_context import (
     FREQUENT_PAST_VERB,
     OWNER_SUFFIXES,
     PRESENT_PREFIXES,
+    PRONOUN_SUFFIXES,
     SURELY_COMMON,
     VERY_COMMON,
     common_noun,
@@ -209,6 +210,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «فحكم المعلم بينهما», «دخلت على الطبيبة وقلت»: not even a title makes them names
     if _predicate_of_being(doc, s.i):
         return None  # «وكان ابنه سعيدا بقدومنا» "his son was happy": not even a kinship noun makes it a name
+    if _conjunction_verb_and_object(doc, s.i):
+        return None  # «الطبيب البيطري فأعطاها دواء» "and he gave her": not even a post makes it a name
     if any(st in QUANTIFIERS or st in EVERY_WORD for st, _p in lex.stems(doc.keys[s.i])):
         return None  # «اكتب الفكرة الرئيسة لكل فقرة» "for every paragraph": no name opens on كل, بعض, أي
     if _plain_function_word(lex, doc, s.i):
@@ -312,6 +315,21 @@ def _term_after_is_called(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i comes right after «يسمى/تسمى» ("is called": cues `is_called`), is no listed name part and reads as a
     common word: the term a lesson names, not a person (a boy called ناصر stays: the lists know him)."""
     return i > 0 and doc.plain_key(i - 1) in IS_CALLED and doc.keys[i] not in lex.name_part and doc.read_common(i)
+
+
+def _conjunction_verb_and_object(doc: Reading, i: int) -> bool:
+    """Token i is و or ف, a verb and its object pronoun, as morphology reads it (فأعطاها, وسألهم): a clause, which
+    no name opens; the verb's lemma must start otherwise than the conjunction, and a name ends in no pronoun
+    (فراس, فيروز, وانغ read as verbs carry none)."""
+    word = doc.context[i]
+    k = doc.keys[i]
+    return (
+        word is not None
+        and word.pos == "verb"
+        and k[:1] in ("و", "ف")
+        and not word.lemma.startswith(k[:1])
+        and k.endswith(PRONOUN_SUFFIXES)
+    )
 
 
 def _predicate_of_being(doc: Reading, i: int) -> bool:
