@@ -72,6 +72,7 @@ from tahqiq.analysis.ner.cues import (
     KIN_LEMMAS,
     KIN_MINE,
     MARK_NOUNS,
+    NAME_LINKS,
     NOT_NAME_PARTS,
     PICTURE_NOUNS,
     PLACE_PREPOSITIONS,
@@ -524,9 +525,26 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
         and (word.lemma_frequency >= VERY_COMMON or (lex.is_everyday(k) and word.lemma_frequency >= FREQUENT))
     ):
         return True  # «أرسل رامي صور الرحلة» "the trip's pictures"
+    if word.pos == "noun" and word.rooted and x + 1 < doc.n and _described_or_possessed_after(doc, x, word):
+        return True  # «الحاج محمود رجل طيب» "a good man", «يسقي محمود نباتات حديقته» "his garden's plants"
     if word.pos in ("noun", "adj"):
         return has_possessive(bare(doc.toks[x].text), word.lemma)
     return False
+
+
+def _described_or_possessed_after(doc: Reading, x: int, word: WordInContext) -> bool:
+    """Token x, a dictionary noun without the article, is a very common noun before an indefinite adjective (رجل
+    طيب) or any such noun before a noun with its possessive pronoun (نباتات حديقته): a phrase of its own, no name
+    part."""
+    k = doc.keys[x]
+    if k.startswith("ال") or k in NAME_LINKS or k.endswith("ي") or word.proper >= SURELY_COMMON:
+        return False  # محمد بن موسى: بن links a name; أشرف حكيمي: a family name in ي
+    after = doc.context[x + 1]
+    if after is None or not after.common or word.lemma_frequency < COMMON_FREQUENCY:
+        return False
+    if after.pos == "adj":
+        return word.lemma_frequency >= VERY_COMMON and not doc.keys[x + 1].startswith("ال")
+    return after.pos == "noun" and has_possessive(bare(doc.toks[x + 1].text), after.lemma)
 
 
 def _clitic_and_possessive(lex: Lexicon, doc: Reading, x: int) -> bool:
