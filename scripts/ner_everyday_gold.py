@@ -1,7 +1,8 @@
 """Build and check the everyday NER sets: the blind test set ner_everyday and the development sets ner_everyday_dev,
 ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4, ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7,
 ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10, ner_everyday_dev11, ner_everyday_dev12,
-ner_everyday_dev13, ner_everyday_dev14, ner_everyday_dev15 and ner_everyday_dev16.
+ner_everyday_dev13, ner_everyday_dev14, ner_everyday_dev15, ner_everyday_dev16 and
+ner_everyday_dev17.
 
 Each set is everyday Modern Standard Arabic where named entities are rare (stories, how-to texts, classroom texts,
 opinion pieces and letters; in ner_everyday_dev4 messages, diary entries, notices and dialogues). It measures false
@@ -98,6 +99,14 @@ CC BY-SA 4.0, written for tahqiq by its authors.
   (its author read the test set's header and the headers of dev9 to dev15, whose binding paragraphs carry the older
   ones, never their sentences; its own header says what else was read and what it added): it is meant to be
   measured out of sample first, then it may be read and tuned on.
+- ner_everyday_dev17 (tests/gold/src/ner_everyday_dev17.txt -> tests/gold/ner_everyday_dev17.jsonl) is a seventeenth
+  development set in the test set's four genres, written blind on the test set's own topics with other texts, towns
+  (in Palestine, Jordan, Syria and Iraq, some reading as words: سحاب، دوما، تدمر، حديثة، الحلة) and characters, in a
+  textbook voice (school readers and newspapers' family pages; classroom texts with model sentences, fill-in
+  exercises and marks; letters with full signatures, dates and addresses), bound by the decisions of the test set's
+  header and of the development sets' headers (its author read the test set's header and the headers of dev9 to
+  dev15, whose binding paragraphs carry the older ones, never their sentences; its own header says what else was
+  read and what it added): it is meant to be measured out of sample first, then it may be read and tuned on.
 
 Source format (tests/gold/src/<set>.txt):
 
@@ -118,7 +127,7 @@ Offsets are code points and must fall on token boundaries of the scanner (tests/
 SET is ner_everyday (the default), ner_everyday_dev, ner_everyday_dev2, ner_everyday_dev3, ner_everyday_dev4,
 ner_everyday_dev5, ner_everyday_dev6, ner_everyday_dev7, ner_everyday_dev8, ner_everyday_dev9, ner_everyday_dev10,
 ner_everyday_dev11, ner_everyday_dev12, ner_everyday_dev13, ner_everyday_dev14, ner_everyday_dev15 or
-ner_everyday_dev16.
+ner_everyday_dev16 or ner_everyday_dev17.
 """
 
 from __future__ import annotations
@@ -152,6 +161,7 @@ SETS = {
         "ner_everyday_dev14",
         "ner_everyday_dev15",
         "ner_everyday_dev16",
+        "ner_everyday_dev17",
     )
 }
 DEFAULT_SET = "ner_everyday"
