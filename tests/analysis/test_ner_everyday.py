@@ -462,6 +462,14 @@ def test_names_after_a_verb_or_in_quotes_stay(in_context: Recognizer, text: str,
         ("حدثت مشكلة فنية في الطائرة", "فنية"),
         ("نظف فلتر الغسالة مرة كل شهر", "فلتر"),  # a filter, not ف + لتر
         ("أخذناها إلى الطبيب البيطري فأعطاها دواء", "فأعطاها"),  # a verb and its object after a post
+        ("توزيع الدرجات: التدريب الأول أربع درجات، والثاني ثلاث درجات", "درجات"),  # the marks named
+        ("ينقل النحل حبوب اللقاح من زهرة إلى أخرى", "زهرة"),  # from one flower to another
+        ("لا تصرفي كل مالك على الكتب", "مالك"),  # all your money: كل takes a noun
+        ("وقال جدي: هذا اسمه الأمير، لأنه يأكل قبل الجميع", "الأمير"),  # a bird's name given
+        ("في فاس يبدأ الاستقبال بكأس الشاي بالنعناع", "بكأس"),  # a glass of tea, no tournament
+        ("نظافة البيت لا تحتاج إلى يوم كامل من التعب", "يوم"),  # a whole day, no event
+        ("وأن تخصص للشاحنات ساحة خلف مدرسة البنات", "ساحة"),  # a yard behind the school
+        ("لا تضف الملح في أول الطبخ", "أول"),  # the beginning of the cooking
     ],
 )
 def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, text: str, word: str) -> None:
@@ -706,6 +714,7 @@ def test_an_everyday_word_read_in_context_is_no_entity(in_context: Recognizer, t
         ("زرنا مدينة جدة مع أبي", ("GPE", "جدة")),
         ("كان محمد سعيدا بالخبر", ("PERS", "محمد")),
         ("رأيت صديقي أحمد في السوق", ("PERS", "أحمد")),
+        ("فاز المنتخب المغربي بكأس العالم للشباب", ("EVENT", "بكأس العالم للشباب")),
         ("قالت أسماء لأمها: نعم", ("PERS", "أسماء")),
         ("وقعت مالي والنيجر اتفاقا للتعاون", ("GPE", "مالي")),
         ("قال مسؤول في الوزارة إن الخطة جاهزة", ("OCC", "مسؤول")),

@@ -72,8 +72,11 @@ from tahqiq.analysis.ner.cues import (
     KIN_LEMMAS,
     KIN_MINE,
     MARK_NOUNS,
+    MARKS_NAMED,
+    NAME_GIVEN,
     NAME_LINKS,
     NOT_NAME_PARTS,
+    OTHER_ONE,
     PICTURE_NOUNS,
     PLACE_PREPOSITIONS,
     PLANT_HEADS,
@@ -134,17 +137,18 @@ def read_in_context(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]
 
 def _marks_not_degrees(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Span]:
     """A quantity in degrees (cues `degree_unit`: درجة, درجات) in a sentence about an exam (cues `mark_noun`: سؤال,
-    مجموع, علامة) and not about heat (cues `heat_noun`: حرارة on any word, فرن, مئوية) counts marks: the number is a
-    CARDINAL and the degree no UNIT («لكل سؤال خمس وعشرون درجة», «(عشر درجات لكل سؤال)»), as the everyday
-    headers decide; so do degrees in brackets after a question («اكتب ثلاث جمل (ست درجات)»). «يغلي الماء عند مئة
-    درجة» stays a QUANTITY."""
+    مجموع, علامة; `marks_named`: توزيع الدرجات) and not about heat (cues `heat_noun`: حرارة on any word, فرن,
+    مئوية) counts marks: the number is a CARDINAL and the degree no UNIT («لكل سؤال خمس وعشرون درجة», «(عشر
+    درجات لكل سؤال)»), as the everyday headers decide; so do degrees in brackets after a question («اكتب ثلاث جمل
+    (ست درجات)»). «يغلي الماء عند مئة درجة» stays a QUANTITY."""
     degrees = [s for s in spans if s.type == "QUANTITY" and s.j - s.i >= 2 and doc.keys[s.j - 1] in DEGREE_UNITS]
     if not degrees:
         return spans
     words = {strip_article(st) for k in doc.keys for st, _p in lex.stems(k)}
     if words & HEAT_NOUNS or any("حرار" in k for k in doc.keys):
         return spans
-    if not words & MARK_NOUNS:  # «اكتب ثلاث جمل (ست درجات)»: a question's marks in brackets after it
+    if not words & MARK_NOUNS and not MARKS_NAMED.intersection(doc.keys):
+        # «اكتب ثلاث جمل (ست درجات)»: a question's marks in brackets after it
         degrees = [s for s in degrees if _in_brackets(doc, s)]
         if not degrees:
             return spans
@@ -163,10 +167,13 @@ QUOTED_NOT_NAMES = frozenset({"OCC", "GPE", "LOC", "NORP"})
 
 def _quoted_not_a_name(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """The span is all of a quotation, and either right after a noun for "word" (cues `word_noun`: كلمة, لفظ), a form
-    talked about (همزة كلمة «مسؤول», معنى كلمة «سعيد»), or a post, place or people («الزعيم», «سكرة»): a word used
-    as a name, a pet's or a bird's (the everyday sets' headers: none), a nickname; never a post or a town in the gold
-    of any set (a quoted newspaper or shop is the ORG after its head)."""
+    talked about (همزة كلمة «مسؤول», معنى كلمة «سعيد»), or a post, place or people («الزعيم», «سكرة»); or it is a
+    post, place or people right after "his name is" (cues `name_given`: هذا اسمه الأمير): a word used as a name, a
+    pet's or a bird's (the everyday sets' headers: none), a nickname; never a post or a town in the gold of any set
+    (a quoted newspaper or shop is the ORG after its head)."""
     i, j = s.i, s.j
+    if i > 0 and s.type in QUOTED_NOT_NAMES and doc.plain_key(i - 1).lstrip("وف") in NAME_GIVEN:
+        return True  # «هذا اسمه الأمير» "his name is Emir", a bird's: a name given, no post
     if i == 0 or j >= doc.n or doc.toks[i - 1].text != "«" or doc.toks[j].text != "»":
         return False
     return s.type in QUOTED_NOT_NAMES or (i >= 2 and bool(lex.heads(doc.keys[i - 2]) & WORD_NOUNS))
@@ -215,6 +222,8 @@ def _person_in_context(lex: Lexicon, doc: Reading, s: Span) -> Span | None:
         return None  # «الطبيب البيطري فأعطاها دواء» "and he gave her": not even a post makes it a name
     if any(st in QUANTIFIERS or st in EVERY_WORD for st, _p in lex.stems(doc.keys[s.i])):
         return None  # «اكتب الفكرة الرئيسة لكل فقرة» "for every paragraph": no name opens on كل, بعض, أي
+    if s.i > 0 and (doc.plain_key(s.i - 1) in EVERY_WORD or doc.plain_key(s.i - 1) in QUANTIFIERS):
+        return None  # «لا تصرفي كل مالك» "all your money": كل, بعض, أي take a noun, not a name
     if _plain_function_word(lex, doc, s.i):
         return None  # «كتبت المعلمة تحت الموضوع» "under the essay": no name opens on a function word
     if s.j - s.i <= 2 and _noun_and_its_adjective(doc, s.i):
@@ -434,9 +443,11 @@ def _coordinated_definite_noun(lex: Lexicon, doc: Reading, i: int) -> bool:
 
 
 def _from_one_to_the_next(doc: Reading, i: int) -> bool:
-    """Token i is the word repeated in «من X إلى X» ("from flower to flower"): a common noun, not a name."""
+    """Token i is the word repeated in «من X إلى X» ("from flower to flower") or the first in «من X إلى أخرى» ("from
+    one flower to another", cues `other_one`): a common noun, not a name."""
     key_at, k = doc.plain_key, doc.keys[i]
-    return (i > 0 and i + 2 < doc.n and key_at(i - 1) == "من" and key_at(i + 1) == "الي" and doc.keys[i + 2] == k) or (
+    to_the_next = i + 2 < doc.n and (doc.keys[i + 2] == k or doc.keys[i + 2] in OTHER_ONE)
+    return (i > 0 and key_at(i - 1) == "من" and to_the_next and key_at(i + 1) == "الي") or (
         i > 2 and key_at(i - 1) == "الي" and key_at(i - 3) == "من" and doc.keys[i - 2] == k
     )
 

@@ -11,6 +11,7 @@ from tahqiq.analysis.ner.cues import (
     COMPANY_SERVICE_HEADS,
     DAY_HEAD,
     DAY_PARTS,
+    DRINKS,
     EVERY_WORD,
     FRACTION_CARDINALS,
     FRACTION_WORDS,
@@ -37,6 +38,7 @@ from tahqiq.analysis.ner.cues import (
     SESSION_GAMES,
     SESSION_HEADS,
     SPAN_NOUNS,
+    SPATIAL_ADVERBS,
     TIME_PREPOSITIONS,
     VERB_PARTICLES,
     WORD_NAMED_HEADS,
@@ -101,6 +103,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «في قاعه ثقوب» "its bottom has holes": a noun and its pronoun opens no name
     if s.j - s.i == 1 and s.type == "ORDINAL" and _beginning_of_a_span(lex, doc, s.i):
         return True  # «في أول الشهر» "at the start of the month"
+    if s.j - s.i == 2 and s.type in ("ORG", "FAC") and doc.plain_key(s.i + 1) in SPATIAL_ADVERBS:
+        return True  # «ساحة خلف مدرسة البنات» "a yard behind": a name goes on with no adverb of place
     if s.j - s.i == 2 and s.type in ("ORG", "FAC") and _part_of_a_generic_place(lex, doc, s.i):
         return True  # «مكتبة المدرسة» "the school's library", «ساحة البيت»: a part of a place no name names
     if s.j - s.i == 1 and s.type in ("ORG", "FAC") and _head_alone(lex, doc, s.i):
@@ -133,6 +137,8 @@ def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]
         return True  # «شركة تنظيف معروفة» "a well-known cleaning company", «محطة مترو جديدة» "a new metro station"
     if s.type == "EVENT" and _cycle_not_a_session(lex, doc, s, spans):
         return True  # «تستغرق الدورة العادية ساعة» "the normal cycle", «الألعاب الإلكترونية» "video games"
+    if s.type == "EVENT" and _cup_of_a_drink(lex, doc, s):
+        return True  # «يبدأ الاستقبال بكأس الشاي» "with a glass of tea", not a cup tournament
     if s.type == "EVENT" and _day_of_an_activity(lex, doc, s):
         return True  # «جاء يوم العرض» "the day of the show came": a day, not an event by its name
     if s.type == "EVENT" and _verb_after_the_head(lex, doc, s, spans):
@@ -233,11 +239,24 @@ def _cycle_not_a_session(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
 
 def _day_of_an_activity(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """The span is يوم and a definite word that names no day (cues `named_day`: يوم الأرض, يوم الشهيد), with no list
-    holding it whole: the day of an activity (يوم العرض, يوم الانتقال, يوم الرياضة السنوي)."""
+    holding it whole: the day of an activity (يوم العرض, يوم الانتقال, يوم الرياضة السنوي); or يوم and an indefinite
+    adjective, a day described (يوم كامل "a whole day", يوم طويل)."""
     if s.j - s.i < 2 or not any(st in DAY_HEAD for st, _p in lex.stems(doc.keys[s.i])):
         return False
     k = doc.keys[s.i + 1]
-    return k.startswith("ال") and k not in NAMED_DAYS and not _listed_whole(lex, doc, s)
+    if not k.startswith("ال"):
+        return doc.read_as(s.i + 1, frozenset({"adj"}))
+    return k not in NAMED_DAYS and not _listed_whole(lex, doc, s)
+
+
+def _cup_of_a_drink(lex: Lexicon, doc: Reading, s: Span) -> bool:
+    """The span is a cup's head (كأس, a trophy's head too) and a drink (cues `drink`: الشاي, الماء): a glass of it,
+    no tournament (كأس العالم, كأس الاتحاد stay)."""
+    return (
+        s.j - s.i >= 2
+        and any(strip_article(st) == key("كأس") for st, _p in lex.stems(doc.keys[s.i]))
+        and doc.keys[s.i + 1] in DRINKS
+    )
 
 
 def _indefinite_after_every(doc: Reading, s: Span) -> bool:
