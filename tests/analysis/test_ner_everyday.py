@@ -802,6 +802,8 @@ EVERYDAY_FLOORS = {
     "ner_everyday_dev13": (0.68, 14.1, 3.2),
     "ner_everyday_dev14": (0.71, 6.2, 2.5),
     "ner_everyday_dev15": (0.73, 9.2, 3.7),
+    "ner_everyday_dev16": (0.71, 9.6, 3.4),
+    "ner_everyday_dev17": (0.74, 11.6, 4.6),
 }
 
 
