@@ -51,8 +51,10 @@
   its adjective (محفظة جلدية), two surely common nouns (قطعة حلوى), a noun before a plant (زهرة الياسمين), a
   definite adjective of the noun before (الجار الطيب) or a word opening on كل (لكل فقرة).
 - Round seven: a person is none as a predicate (وكان ابنه سعيدا, الولد سعيد بهديته), a plural after a preposition's
-  noun (على العصافير أسماء), a plant's kind (شجيرة ياسمين) or what a picture shows (رسم زهرة); degrees in an exam
-  are marks (لكل سؤال خمس وعشرون درجة); the everyday trades are added as posts (``everyday_trades``); the rules for
+  noun (على العصافير أسماء), a plant's kind (شجيرة ياسمين), what a picture shows (رسم زهرة), a word after كل or بعض
+  (كل مالك), or a verb with و or ف and its object (فأعطاها); a name ends before a noun its adjective or a possessed
+  noun follows (محمود رجل طيب); a post after "his name is" is a name given (اسمه الأمير); degrees in an exam are
+  marks (لكل سؤال خمس وعشرون درجة); the everyday trades are added as posts (``everyday_trades``). The rules for the
   other types are in ``everyday_places`` and ``everyday_towns``.
 """
 
@@ -110,7 +112,7 @@ from tahqiq.arabic.clitics import strip_article
 from tahqiq.arabic.keys import bare, key
 
 NOUN = frozenset({"noun"})
-PREPOSITION = frozenset({"prep", "adv"})  # عند, لدى read as adverbs
+GOVERNS_A_NOUN = frozenset({"prep", "adv"})  # a preposition, or عند, لدى, which morphology reads as adverbs
 # a function word this frequent ends a person's name (إذا 4,439, منه as من 134,899): names hold no particle; أمام
 # (1,654) is left out, since إمام reads as it (أكرم إمام أوغلو)
 VERY_FREQUENT_FUNCTION = 4000
@@ -544,9 +546,9 @@ def _ends_a_name(lex: Lexicon, doc: Reading, x: int) -> bool:
 
 
 def _described_or_possessed_after(doc: Reading, x: int, word: WordInContext) -> bool:
-    """Token x, a dictionary noun without the article, is a very common noun before an indefinite adjective (رجل
-    طيب) or any such noun before a noun with its possessive pronoun (نباتات حديقته): a phrase of its own, no name
-    part."""
+    """Token x, a dictionary noun without the article, surely no proper noun, no name link and not in ي, is a very
+    common noun (1,000 or more) before an indefinite adjective (رجل طيب), or one seen 30 times or more before a noun
+    with its possessive pronoun (نباتات حديقته): a phrase of its own, no name part."""
     k = doc.keys[x]
     if k.startswith("ال") or k in NAME_LINKS or k.endswith("ي") or word.proper >= SURELY_COMMON:
         return False  # محمد بن موسى: بن links a name; أشرف حكيمي: a family name in ي
@@ -667,7 +669,7 @@ def _closes_a_prepositional_phrase(doc: Reading, x: int) -> bool:
     k = doc.plain_key(x)
     if k.startswith(("بال", "لل", "كال")):
         return True
-    return (k.startswith("ال") or k in KIN_MINE) and x > 0 and doc.read_as(x - 1, PREPOSITION)
+    return (k.startswith("ال") or k in KIN_MINE) and x > 0 and doc.read_as(x - 1, GOVERNS_A_NOUN)
 
 
 def _two_common_words(lex: Lexicon, doc: Reading, i: int) -> bool:
