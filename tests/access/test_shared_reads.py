@@ -272,3 +272,24 @@ async def test_concurrent_mints_share_the_newest_key_check_and_a_key_added_befor
     added = await rotate(store, secret, T0 + 1)  # `tahqiq keys rotate`, in this process or another
     await keyring.refresh_if_stale(T0 + 1)
     assert keyring.signing[0] == added != first
+
+
+async def test_a_key_another_server_added_verifies_at_once_and_junk_kids_reload_nothing(store: Store) -> None:
+    # Two servers starting on an empty store each create a first key; the one that loaded first must still verify
+    # the other's tokens at once, not after its one-second bound on reloads for unknown kids.
+    secret = b"s" * 32
+    keyring = Keyring(store, secret, 30)
+    await keyring.load(T0)
+    added = await rotate(store, secret, T0)  # the other server's first key, added just after this one loaded
+    assert await keyring.public_key(added, T0) is not None
+    loads = 0
+    real = keyring.load
+
+    async def counted(now: float) -> None:
+        nonlocal loads
+        loads += 1
+        await real(now)
+
+    keyring.load = counted  # type: ignore[method-assign]
+    assert await keyring.public_key(str(uuid.uuid4()), T0) is None  # a junk kid: the newest is known, no reload
+    assert loads == 0

@@ -117,6 +117,13 @@ class Keyring:
         if newest is not None and (self._signing is None or newest != self._signing[0]):
             await self.load(now)
 
+    async def _behind_the_store(self) -> bool:
+        """The store's newest key is one this keyring has not loaded: two servers that start on an empty store both
+        create a first key, and the one that loaded first knows only its own for a moment (one shared read of the
+        newest kid, as a mint's, so that junk kids cost no reload)."""
+        newest = await self._newest_kid.get(None)
+        return newest is not None and newest not in self._public
+
     async def _read_newest_kid(self, _: None) -> str | None:
         keys = await self._store.signing_keys()
         return keys[0].kid if keys else None
@@ -129,7 +136,9 @@ class Keyring:
 
     async def public_key(self, kid: str, now: float) -> Ed25519PublicKey | None:
         entry = self._public.get(kid)
-        if entry is None and time.monotonic() - self._loaded_at > _UNKNOWN_KID_REFRESH_S:
+        if entry is None and (
+            time.monotonic() - self._loaded_at > _UNKNOWN_KID_REFRESH_S or await self._behind_the_store()
+        ):
             await self.load(now)  # another instance may have rotated; bounded so junk kids cannot flood the store
             entry = self._public.get(kid)
         if entry is None or entry[1] < now:
