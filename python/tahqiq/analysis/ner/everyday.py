@@ -146,7 +146,7 @@ def _marks_not_degrees(lex: Lexicon, doc: Reading, spans: list[Span]) -> list[Sp
     degrees = [s for s in spans if s.type == "QUANTITY" and s.j - s.i >= 2 and doc.keys[s.j - 1] in DEGREE_UNITS]
     if not degrees:
         return spans
-    words = {strip_article(st) for k in doc.keys for st, _p in lex.stems(k)}
+    words = frozenset().union(*(lex.bare_heads(k) for k in doc.keys))
     if words & HEAT_NOUNS or any("حرار" in k for k in doc.keys):
         return spans
     if not words & MARK_NOUNS and not MARKS_NAMED.intersection(doc.keys):

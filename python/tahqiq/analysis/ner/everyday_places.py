@@ -81,6 +81,9 @@ for _idiom in NAME_IDIOMS:
 AFTER_NO_NOUN = frozenset({"prep", "verb"})  # readings no adjective follows as the word's qualifier
 # words after which a one-word place read as a common word is a thing: a colour, «one», «other»
 THING_AFTER = COLOURS | LONE_ONE | OTHER_ONE
+CUP = key("كأس")  # a glass, or a trophy (``_cup_of_a_drink``)
+THE_HOUSE = key("البيت")
+ABOUT, TO = key("عن"), key("إلى")
 
 
 def not_a_name_in_context(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
@@ -228,7 +231,7 @@ def _cycle_not_a_session(lex: Lexicon, doc: Reading, s: Span, spans: list[Span])
     place, body or other event inside it, and no nisba of a people or a region nor games (cues `session_games`)
     after the head: a cycle, a course or games, not a named session («الدورة الثلاثون لمهرجان جرش», «دورة الألعاب
     الأولمبية», «الألعاب الآسيوية», «دورة الدار البيضاء المفتوحة», a tournament by its town's name stay)."""
-    if not {strip_article(st) for st, _p in lex.stems(doc.keys[s.i])} & SESSION_HEADS:
+    if not lex.bare_heads(doc.keys[s.i]) & SESSION_HEADS:
         return False
     if s.j - s.i > 1 and (doc.keys[s.i + 1] in SESSION_GAMES or lex.nisba(doc.keys[s.i + 1])):
         return False  # «دورة الألعاب», «الألعاب المتوسطية», «الألعاب الآسيوية»: games of a people or a region
@@ -252,11 +255,7 @@ def _day_of_an_activity(lex: Lexicon, doc: Reading, s: Span) -> bool:
 def _cup_of_a_drink(lex: Lexicon, doc: Reading, s: Span) -> bool:
     """The span is a cup's head (كأس, a trophy's head too) and a drink (cues `drink`: الشاي, الماء): a glass of it,
     no tournament (كأس العالم, كأس الاتحاد stay)."""
-    return (
-        s.j - s.i >= 2
-        and any(strip_article(st) == key("كأس") for st, _p in lex.stems(doc.keys[s.i]))
-        and doc.keys[s.i + 1] in DRINKS
-    )
+    return s.j - s.i >= 2 and CUP in lex.bare_heads(doc.keys[s.i]) and doc.keys[s.i + 1] in DRINKS
 
 
 def _indefinite_after_every(doc: Reading, s: Span) -> bool:
@@ -321,7 +320,7 @@ def _generic_service(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> 
     k = doc.keys[i + 1]
     if k in GENERIC_QUALIFIERS and (s.j - i == 2 or not k.startswith("ال")):
         return True  # المركز التجاري; an indefinite one after any head, whatever follows (شارع قريب)
-    heads = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+    heads = lex.bare_heads(doc.keys[i])
     if heads & PART_HEADS:
         return s.j - i == 2 and k.startswith("ال") and k not in IDEAL_NOUNS and _dictionary_thing(doc, i + 1)
     if heads & COMPANY_SERVICE_HEADS and (s.j - i > 2 or not k.startswith("ال")):
@@ -341,14 +340,7 @@ def _dictionary_noun(doc: Reading, x: int) -> bool:
     the lexicon's corpus, which is news: an everyday noun rarely in the news (النوم 95, الطيور 92, الشرفة 36) that no
     rule before found as a name."""
     word = doc.context[x]
-    return (
-        word is not None
-        and word.common
-        and word.pos == "noun"
-        and word.rooted
-        and word.lemma_frequency >= COMMON_FREQUENCY
-        and not any(o.type in ("GPE", "LOC", "PERS", "FAC", "ORG") for o in doc.base_at.get(x, []))
-    )
+    return word is not None and word.rooted and frequent_common_noun(doc, x, COMMON_FREQUENCY)
 
 
 def _dictionary_thing(doc: Reading, x: int) -> bool:
@@ -482,7 +474,7 @@ def _prayer_time(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool
         before = before[1:]  # «وعند المغرب صلينا»
     if before == "حتي" and i + 1 < doc.n and doc.read_as(i + 1, frozenset({"verb"})):
         return False
-    if before == key("إلى") and any(_part_of_day(doc, x) for x in range(max(0, i - 3), i - 1)):
+    if before == TO and any(_part_of_day(doc, x) for x in range(max(0, i - 3), i - 1)):
         return True  # «من الفجر إلى المغرب» "from dawn to sunset": a range of the day's times
     return before in TIME_PREPOSITIONS or before in PRAY_VERBS  # «صلينا المغرب»: the verb as written
 
@@ -490,18 +482,14 @@ def _prayer_time(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool
 def _responsible_for(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i is مسؤول or مسؤولة (cues `responsible`), with the article or not, right before عن: "responsible
     for", an adjective, not a post (the everyday sets' gold)."""
-    return (
-        i + 1 < doc.n
-        and doc.plain_key(i + 1) == key("عن")
-        and any(strip_article(st) in RESPONSIBLE for st, _p in lex.stems(doc.keys[i]))
-    )
+    return i + 1 < doc.n and doc.plain_key(i + 1) == ABOUT and bool(lex.bare_heads(doc.keys[i]) & RESPONSIBLE)
 
 
 def _part_of_a_generic_place(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i + 1 is a generic place (cues `generic_place`: المدرسة, الحي), or البيت after a head that the news
     does not name with words (cues `word_named_head`: استاد البيت is a stadium; ساحة البيت "the house's yard")."""
     k = doc.keys[i + 1]
-    return k in GENERIC_PLACES or (k == key("البيت") and not lex.heads(doc.keys[i]) & WORD_NAMED_HEADS)
+    return k in GENERIC_PLACES or (k == THE_HOUSE and not lex.heads(doc.keys[i]) & WORD_NAMED_HEADS)
 
 
 def _part_of_day(doc: Reading, x: int) -> bool:
@@ -513,8 +501,7 @@ def _part_of_day(doc: Reading, x: int) -> bool:
 def _number_word_place(lex: Lexicon, doc: Reading, s: Span, spans: list[Span]) -> bool:
     """A one-word place whose word, the article off, is a number or a fraction (cues `fraction_cardinal`,
     `fraction_word`: الخمس, a town in Libya) with no place's context: the number."""
-    stems = {strip_article(st) for st, _p in lex.stems(doc.keys[s.i])}
-    if not stems & (FRACTION_CARDINALS | FRACTION_WORDS):
+    if not lex.bare_heads(doc.keys[s.i]) & (FRACTION_CARDINALS | FRACTION_WORDS):
         return False
     return not held_by_another(s, spans, s.i) and not place_context(lex, doc, s, spans)
 

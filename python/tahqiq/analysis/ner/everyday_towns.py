@@ -33,6 +33,7 @@ from tahqiq.arabic.keys import bare, key
 # a noun this frequent in the lexicon's corpus, read with the alif of the indefinite accusative, is that noun rather
 # than a place spelled the same (كوب 28: كوبا "a cup"; نار 1,452)
 ACCUSATIVE_FREQUENCY = 20
+PREDICATE_OPENERS = DEMONSTRATIVES | BEING_VERBS  # «هذا مالي», «ليس مالي»: what comes next is a predicate
 
 
 def no_nisba(lex: Lexicon, doc: Reading, i: int) -> bool:
@@ -94,7 +95,7 @@ def _noun_in_construct(doc: Reading, i: int) -> bool:
 def kin_of_mine(lex: Lexicon, doc: Reading, i: int) -> bool:
     """Token i, which no list knows as a place, is a kinship or friendship noun with "my" (cues `kin_mine`: جدتي,
     أمي, صديقي), as a head's guess makes it one: «قرية جدتي» "my grandmother's village"; a town takes no pronoun."""
-    return lex.gaz_match(doc.keys, i) is None and any(st in KIN_MINE for st, _p in lex.stems(doc.keys[i]))
+    return lex.gaz_match(doc.keys, i) is None and bool(lex.heads(doc.keys[i]) & KIN_MINE)
 
 
 def country_as_my_noun(doc: Reading, i: int) -> bool:
@@ -105,7 +106,7 @@ def country_as_my_noun(doc: Reading, i: int) -> bool:
     word = doc.context[i]
     if word is None or not word.common or word.proper >= SURELY_COMMON or not doc.keys[i].endswith("ي"):
         return False
-    return i > 0 and doc.plain_key(i - 1).lstrip("و") in DEMONSTRATIVES | BEING_VERBS
+    return i > 0 and doc.plain_key(i - 1).lstrip("و") in PREDICATE_OPENERS
 
 
 def common_word_not_a_place(doc: Reading, i: int) -> bool:

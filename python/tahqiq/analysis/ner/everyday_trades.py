@@ -9,7 +9,6 @@ from __future__ import annotations
 from tahqiq.analysis.ner.cues import SELLERS, TRADES
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import FUNCTION_POS, Reading, Span
-from tahqiq.arabic.clitics import strip_article
 
 NOUN = frozenset({"noun"})
 ADJECTIVE = frozenset({"adj"})
@@ -37,9 +36,7 @@ def _trade(lex: Lexicon, doc: Reading, x: int) -> bool:
     morphology in context reads as a noun, or as an adjective where a preposition on it governs it as a noun
     (فاتصل بالفني: no noun before it to qualify)."""
     k = doc.keys[x]
-    stems = {strip_article(st) for st, _p in lex.stems(k)}
-    if k.endswith("ا"):
-        stems |= {strip_article(st) for st, _p in lex.stems(k[:-1])}
+    stems = lex.bare_heads(k) | lex.bare_heads(k[:-1]) if k.endswith("ا") else lex.bare_heads(k)
     if not stems & TRADES:
         return False
     governed = k.lstrip("وف").startswith(("بال", "لل", "كال"))
@@ -65,5 +62,4 @@ def _complement(lex: Lexicon, doc: Reading, trade: int, x: int) -> bool:
     k = doc.keys[x]
     if k.startswith("ال"):
         return not doc.read_as(x, NOT_A_NOUN)
-    sells = {strip_article(st) for st, _p in lex.stems(doc.keys[trade])} & SELLERS
-    return bool(sells) and doc.read_as(x, NOUN)
+    return bool(lex.bare_heads(doc.keys[trade]) & SELLERS) and doc.read_as(x, NOUN)

@@ -119,6 +119,9 @@ class Lexicon:
         # the stems of a token key with proclitics stripped: (stem, prefix length), least stripping first
         self._analyse = functools.lru_cache(maxsize=65_536)(proclitic_stems)
         self._head_sets = functools.lru_cache(maxsize=65_536)(lambda k: frozenset(st for st, _p in self._analyse(k)))
+        self._bare_head_sets = functools.lru_cache(maxsize=65_536)(
+            lambda k: frozenset(strip_article(st) for st in self._head_sets(k))
+        )
         self._word_class = functools.lru_cache(maxsize=65_536)(self._word_class_uncached)
 
     # ------------------------------------------------------------------ building
@@ -341,6 +344,11 @@ class Lexicon:
     def heads(self, k: str) -> frozenset[str]:
         """The stems of a token key as a set (for membership tests against word lists)."""
         return self._head_sets(k)
+
+    def bare_heads(self, k: str) -> frozenset[str]:
+        """The stems of a token key with the article off too (والشاي → شاي), as a set: for word lists written
+        without it."""
+        return self._bare_head_sets(k)
 
     def stems(self, k: str) -> tuple[tuple[str, int], ...]:
         result: tuple[tuple[str, int], ...] = self._analyse(k)

@@ -148,14 +148,14 @@ def bodies_of_organisations(lex: Lexicon, doc: Reading) -> None:
             add("ORG", body.i, party.j, 0)
 
 
-def frequent_common_noun(doc: Reading, x: int) -> bool:
-    """Morphology in context reads token x as a frequent common noun (its lemma 100 or more in the lexicon's corpus)
-    that no rule before has found as a name (a place: باب الخليل)."""
+def frequent_common_noun(doc: Reading, x: int, floor: int = 100) -> bool:
+    """Morphology in context reads token x as a frequent common noun (its lemma `floor` or more in the lexicon's
+    corpus) that no rule before has found as a name (a place: باب الخليل)."""
     word = doc.context[x]
     return (
         word is not None
         and word.common
         and word.pos == "noun"
-        and word.lemma_frequency >= 100
+        and word.lemma_frequency >= floor
         and not any(o.type in ("GPE", "LOC", "PERS", "FAC", "ORG") for o in doc.base_at.get(x, []))
     )

@@ -26,7 +26,6 @@ from tahqiq.analysis.ner.cues import (
 from tahqiq.analysis.ner.dates import date_at
 from tahqiq.analysis.ner.lexicon import Lexicon
 from tahqiq.analysis.ner.reading import Reading
-from tahqiq.arabic.clitics import strip_article
 
 
 def numbers_and_dates(lex: Lexicon, doc: Reading) -> None:
@@ -164,7 +163,7 @@ def _dual_duration(lex: Lexicon, doc: Reading, i: int, ne: int) -> int:
     count it, as a number word would. Without morphology (the learned layer's training) no dual is read."""
     if ne or not doc.keys[i].endswith(("ين", "ان")) or not doc.read_as(i, NOUN):
         return 0
-    stems = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+    stems = lex.bare_heads(doc.keys[i])
     typ = "TIME" if stems & DUAL_TIME else "DATE" if stems & DUAL_DATE else ""
     if not typ:
         return 0
@@ -193,7 +192,7 @@ def _one_and_a_fraction(lex: Lexicon, doc: Reading, i: int) -> int:
     if inner:
         typ = "QUANTITY" if inner[0].type == "UNIT" else "MONEY"
     elif doc.read_as(i, NOUN):
-        stems = {strip_article(st) for st, _p in lex.stems(doc.keys[i])}
+        stems = lex.bare_heads(doc.keys[i])
         typ = "TIME" if stems & ONE_TIME else "DATE" if stems & ONE_DATE else ""
     else:
         typ = ""
